@@ -1,0 +1,217 @@
+//! Legal move generation: every move the rule set allows from a position.
+
+use crate::card::{Card, Rank, Suit};
+use crate::moves::Move;
+use crate::position::{Pile, Position};
+use crate::rules::{Build, Moves, RankOrder, Redeals, RuleSet, Source};
+
+impl Position {
+    /// Hands every legal move to `emit`, allocating nothing. Moves that change nothing (a whole pile into a
+    /// space) are left out.
+    pub fn for_each_legal_move(&self, rules: &RuleSet, mut emit: impl FnMut(Move)) {
+        if self.choice_pending() {
+            for i in 0..self.choice_piles() as u8 {
+                if let Some(card) = self.top(Pile::Choice(i)) {
+                    emit(Move::new(
+                        Pile::Choice(i),
+                        Pile::Foundation(card.suit() as u8),
+                        1,
+                    ));
+                }
+            }
+            return;
+        }
+        if let Some(mv) = self.stock_move(rules) {
+            emit(mv);
+        }
+        let reserve_empty = self.reserve_empty();
+        let mut single_sources = [Pile::Waste; 1 + crate::rules::MAX_RESERVE + 4];
+        let mut sources = 1;
+        for i in 0..self.reserve_piles() as u8 {
+            single_sources[sources] = Pile::Reserve(i);
+            sources += 1;
+        }
+        if rules.foundations.cards_go_back {
+            for suit in 0..4 {
+                single_sources[sources] = Pile::Foundation(suit);
+                sources += 1;
+            }
+        }
+        for &from in &single_sources[..sources] {
+            let Some(card) = self.top(from) else { continue };
+            if !matches!(from, Pile::Foundation(_))
+                && self.foundation_next(card.suit()) == Some(card)
+            {
+                emit(Move::new(from, Pile::Foundation(card.suit() as u8), 1));
+            }
+            self.tableau_targets(rules, from, card, 1, reserve_empty, &mut emit);
+        }
+        for p in 0..self.tableau_piles() as u8 {
+            let from = Pile::Tableau(p);
+            let pile = self.pile(from);
+            let Some(&top) = pile.last() else { continue };
+            let top = card_at(top);
+            if self.foundation_next(top.suit()) == Some(top) {
+                emit(Move::new(from, Pile::Foundation(top.suit() as u8), 1));
+            }
+            let mut counts = self.movable_counts(rules, from);
+            while counts != 0 {
+                let count = counts.trailing_zeros() as usize;
+                counts &= counts - 1;
+                let card = card_at(pile[pile.len() - count]);
+                self.tableau_targets(rules, from, card, count, reserve_empty, &mut emit);
+            }
+        }
+    }
+
+    /// Every legal move, in the order [`Position::for_each_legal_move`] gives them, into `out` (cleared first).
+    pub fn legal_moves_into(&self, rules: &RuleSet, out: &mut Vec<Move>) {
+        out.clear();
+        self.for_each_legal_move(rules, |mv| out.push(mv));
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&self, rules: &RuleSet) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.legal_moves_into(rules, &mut out);
+        out
+    }
+
+    /// The draw or the redeal, whichever the stock allows now.
+    pub fn stock_move(&self, rules: &RuleSet) -> Option<Move> {
+        let stock = self.len(Pile::Stock);
+        let waste = self.len(Pile::Waste);
+        if stock > 0 {
+            let count = stock.min(rules.stock.draw as usize) as u8;
+            Some(Move::new(Pile::Stock, Pile::Waste, count))
+        } else if waste > 0 && self.redeals_left() != Some(0) {
+            Some(Move::new(Pile::Waste, Pile::Stock, waste as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The counts of cards that may move from a tableau pile to another pile, as a bit set (bit `k` for `k`
+    /// cards).
+    pub(crate) fn movable_counts(&self, rules: &RuleSet, from: Pile) -> u64 {
+        let len = self.len(from);
+        if len == 0 {
+            return 0;
+        }
+        let run = || self.run_length(rules, from);
+        let whole = |run: usize| if run == len { 1u64 << len } else { 0 };
+        let mut counts = match rules.tableau.moves {
+            Moves::Top => 1 << 1,
+            Moves::WholePile => whole(run()),
+            Moves::TopOrWhole => (1 << 1) | whole(run()),
+            Moves::AnyRun => {
+                let run = run();
+                ((1u64 << (run + 1)) - 1) & !1
+            }
+        };
+        if rules.tableau.top_card_from_piles_of == Some(len as u8) {
+            counts |= 1 << 1;
+        }
+        counts
+    }
+
+    /// How many cards on top of a tableau pile form a run, following the building rule.
+    pub(crate) fn run_length(&self, rules: &RuleSet, pile: Pile) -> usize {
+        let cards = self.pile(pile);
+        let mut run = usize::from(!cards.is_empty());
+        while run < cards.len()
+            && self.builds_on(
+                rules,
+                card_at(cards[cards.len() - run]),
+                card_at(cards[cards.len() - run - 1]),
+            )
+        {
+            run += 1;
+        }
+        run
+    }
+
+    /// Whether `card` may be built on `onto` in the tableau.
+    pub fn builds_on(&self, rules: &RuleSet, card: Card, onto: Card) -> bool {
+        let suits_fit = match rules.tableau.build {
+            Build::AnySuit => true,
+            Build::AlternateColours => card.is_red() != onto.is_red(),
+            Build::SameSuit => card.suit() == onto.suit(),
+        };
+        suits_fit && self.rank_follows_down(rules.tableau.order, card.rank(), onto.rank())
+    }
+
+    /// Whether `lower` is one below `upper` in the rank order.
+    fn rank_follows_down(&self, order: RankOrder, lower: Rank, upper: Rank) -> bool {
+        let ranks = self.ranks();
+        let (lower, upper) = (lower.index(), upper.index());
+        match (order, self.base_rank()) {
+            (RankOrder::Circular, _) => (upper + ranks - 1) % ranks == lower,
+            (RankOrder::FromBase, Some(base)) => {
+                let relative = |r: u8| (r + ranks - base.index()) % ranks;
+                relative(upper) >= 1 && relative(upper) - 1 == relative(lower)
+            }
+            (RankOrder::Natural | RankOrder::FromBase, _) => upper >= 1 && upper - 1 == lower,
+        }
+    }
+
+    /// Emits the moves of `count` cards (bottom card `card`) from `from` to each tableau pile that takes them.
+    fn tableau_targets(
+        &self,
+        rules: &RuleSet,
+        from: Pile,
+        card: Card,
+        count: usize,
+        reserve_empty: bool,
+        emit: &mut impl FnMut(Move),
+    ) {
+        for t in 0..self.tableau_piles() as u8 {
+            let to = Pile::Tableau(t);
+            if to == from {
+                continue;
+            }
+            let len = self.len(to);
+            if len + count > rules.capacity(t as usize) {
+                continue;
+            }
+            let fits = match self.top(to) {
+                Some(onto) => self.builds_on(rules, card, onto),
+                None => self.space_takes(rules, from, count, reserve_empty),
+            };
+            if fits {
+                emit(Move::new(from, to, count as u8));
+            }
+        }
+    }
+
+    /// Whether a space may be filled at will with `count` cards from `from`.
+    pub(crate) fn space_takes(
+        &self,
+        rules: &RuleSet,
+        from: Pile,
+        count: usize,
+        reserve_empty: bool,
+    ) -> bool {
+        let source = match from {
+            Pile::Reserve(_) => Source::Reserve,
+            Pile::Waste => Source::Waste,
+            // A whole pile moved into a space changes nothing.
+            Pile::Tableau(_) if count < self.len(from) => Source::Tableau,
+            _ => return false,
+        };
+        rules.at_will_sources(reserve_empty).contains(&source)
+    }
+
+    /// The redeals a fresh deal starts with.
+    pub(crate) fn initial_redeals(rules: &RuleSet) -> Option<u8> {
+        match rules.stock.redeals {
+            Redeals::Limited(n) => Some(n),
+            Redeals::Unlimited => None,
+        }
+    }
+}
+
+/// The card in a byte of the card array.
+pub(crate) fn card_at(byte: u8) -> Card {
+    Card::from_index(byte).unwrap_or_else(|| Card::new(Suit::Clubs, Rank::ACE))
+}

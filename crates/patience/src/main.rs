@@ -1,0 +1,2 @@
+//! The `patience` binary.
+fn main() {}
