@@ -1,0 +1,75 @@
+//! Reading what the user points at: games by id or rule file, positions from JSON files, deal numbers.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Context};
+use patience_core::json::PositionJson;
+use patience_core::{builtin, shuffle, Position, RuleSet};
+
+use crate::GameArgs;
+
+/// The rules of a game named by id (built-in games and variants) or read from `--rules FILE`.
+pub fn rules(game: &GameArgs) -> anyhow::Result<RuleSet> {
+    match (&game.rules, &game.game) {
+        (Some(file), _) => rules_file(file),
+        (None, Some(id)) => builtin_rules(id),
+        (None, None) => bail!("name a game, or give its rule file with --rules FILE.toml"),
+    }
+}
+
+/// Reads and checks a rule file; the error names the file, the field and the value.
+pub fn rules_file(file: &Path) -> anyhow::Result<RuleSet> {
+    Ok(RuleSet::from_file(file)?)
+}
+
+/// A built-in game or variant by id; an unknown id is refused with the list of ids.
+pub fn builtin_rules(id: &str) -> anyhow::Result<RuleSet> {
+    builtin::rules(id).ok_or_else(|| {
+        let ids: Vec<&str> = builtin::ids().collect();
+        anyhow!(
+            "`{id}` is not a built-in game: expected one of {} (or a rule file with --rules FILE.toml)",
+            ids.join(", ")
+        )
+    })
+}
+
+/// Reads a deal number (`123`, `ms123`); 0 is refused.
+pub fn deal_number(text: &str) -> anyhow::Result<u64> {
+    Ok(shuffle::parse_deal_number(text)?)
+}
+
+/// Reads a position's JSON file (`-` for standard input) and checks it against its rules: those of `rules_file`
+/// when given, else those of the built-in game its `game` key names. Every error names the file.
+pub fn position(file: &Path, rules_file: Option<&Path>) -> anyhow::Result<(RuleSet, Position)> {
+    let (name, text) = read_text(file)?;
+    let json = PositionJson::parse(&text).with_context(|| name.clone())?;
+    let rules = match rules_file {
+        Some(rules_file) => self::rules_file(rules_file)?,
+        None => builtin::rules(&json.game).ok_or_else(|| {
+            anyhow!(
+                "{name}: the position is of game `{}`, which is not built in: give its rule file with --rules FILE.toml",
+                json.game
+            )
+        })?,
+    };
+    let position = Position::from_json(&rules, &json).with_context(|| name.clone())?;
+    Ok((rules, position))
+}
+
+/// The text of a file, or of standard input for `-`, with the name to use in messages.
+fn read_text(file: &Path) -> anyhow::Result<(String, String)> {
+    if file == Path::new("-") {
+        let name = "standard input".to_string();
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .with_context(|| format!("cannot read the position from {name}"))?;
+        Ok((name, text))
+    } else {
+        let name = file.display().to_string();
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read the position file {name}"))?;
+        Ok((name, text))
+    }
+}
