@@ -177,7 +177,9 @@ impl Position {
             ),
             None => {
                 let sources = rules.at_will_sources(self.reserve_empty());
-                if matches!(mv.from, Pile::Tableau(_)) && mv.count as usize == self.len(mv.from) {
+                if matches!(mv.from, Pile::Tableau(_))
+                    && self.changes_nothing(rules, mv.from, mv.to, mv.count as usize)
+                {
                     "moving a whole pile into a space changes nothing".into()
                 } else if sources.is_empty() {
                     "a space here is never filled by the player".into()

@@ -7,7 +7,7 @@ use crate::rules::{Build, Moves, RankOrder, Redeals, RuleSet, Source};
 
 impl Position {
     /// Hands every legal move to `emit`, allocating nothing. Moves that change nothing (a whole pile into a
-    /// space) are left out.
+    /// space of the same capacity) are left out.
     pub fn for_each_legal_move(&self, rules: &RuleSet, mut emit: impl FnMut(Move)) {
         if self.choice_pending() {
             for i in 0..self.choice_piles() as u8 {
@@ -176,7 +176,7 @@ impl Position {
             }
             let fits = match self.top(to) {
                 Some(onto) => self.builds_on(rules, card, onto),
-                None => self.space_takes(rules, from, count, reserve_empty),
+                None => self.space_takes(rules, from, to, count, reserve_empty),
             };
             if fits {
                 emit(Move::new(from, to, count as u8));
@@ -184,22 +184,38 @@ impl Position {
         }
     }
 
-    /// Whether a space may be filled at will with `count` cards from `from`.
+    /// Whether the space `to` may be filled at will with `count` cards from `from`.
     pub(crate) fn space_takes(
         &self,
         rules: &RuleSet,
         from: Pile,
+        to: Pile,
         count: usize,
         reserve_empty: bool,
     ) -> bool {
         let source = match from {
             Pile::Reserve(_) => Source::Reserve,
             Pile::Waste => Source::Waste,
-            // A whole pile moved into a space changes nothing.
-            Pile::Tableau(_) if count < self.len(from) => Source::Tableau,
+            Pile::Tableau(_) if !self.changes_nothing(rules, from, to, count) => Source::Tableau,
             _ => return false,
         };
         rules.at_will_sources(reserve_empty).contains(&source)
+    }
+
+    /// Whether moving `count` cards of tableau pile `from` into the space `to` only swaps two piles: a whole
+    /// pile into a space, unless the two piles may hold different numbers of cards (Florentine's centre).
+    pub(crate) fn changes_nothing(
+        &self,
+        rules: &RuleSet,
+        from: Pile,
+        to: Pile,
+        count: usize,
+    ) -> bool {
+        let capacity = |pile: Pile| match pile {
+            Pile::Tableau(i) => rules.capacity(i as usize),
+            _ => usize::MAX,
+        };
+        count == self.len(from) && capacity(from) == capacity(to)
     }
 
     /// The redeals a fresh deal starts with.
