@@ -6,7 +6,7 @@
 //! two posts.
 
 use patience_core::game;
-use patience_core::rules::{Layout, RuleSet};
+use patience_core::rules::{Layout, Redeals, RuleSet};
 use patience_core::{Card, Move, Pile, Position, Suit};
 
 /// Columns every pile takes at least, so that piles line up from one row of the drawing to the next.
@@ -127,6 +127,7 @@ fn status(rules: &RuleSet, position: &Position) -> String {
         },
         match position.redeals_left() {
             None => "redeals unlimited".to_string(),
+            Some(0) if rules.stock.redeals == Redeals::Limited(0) => "no redeal".to_string(),
             Some(0) => "no redeal left".to_string(),
             Some(n) => format!("{} left", count(n as usize, "redeal")),
         },
