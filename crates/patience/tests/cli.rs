@@ -329,3 +329,30 @@ fn bad_positions_are_refused_naming_the_file() {
     let error = fails(&["moves", "--position", "/no/such/position.json"], 1);
     assert!(error.contains("/no/such/position.json"), "{error}");
 }
+
+#[test]
+fn selective_canfield_shows_its_choice_row_until_the_choice() {
+    let text = ok(&["deal", "selective-canfield", "1"]);
+    assert!(text.contains("base rank not chosen yet"), "{text}");
+    assert!(text.contains("choose the base card"), "{text}");
+    let file = write(
+        "selective-1.json",
+        &ok(&["deal", "selective-canfield", "1", "--json"]),
+    );
+    let moves = ok(&["moves", "--position", &file]);
+    assert!(
+        moves
+            .lines()
+            .any(|l| l == "c1-f2  (choose KH as the base card)"),
+        "{moves}"
+    );
+    let error = fails(&["apply", "--position", &file, "draw"], 2);
+    assert!(
+        error.contains("the base card must be chosen first"),
+        "{error}"
+    );
+    let p = ok_json(&["apply", "--position", &file, "c1-f2", "--json"]);
+    assert_eq!(p["base_rank"], "K");
+    assert_eq!(p["tableau"], json!([["QC"], ["3H"], ["2S"], ["KS"]]));
+    assert!(p.get("choice").is_none());
+}
