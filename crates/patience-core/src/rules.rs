@@ -586,13 +586,20 @@ impl RuleSet {
                 "\"tableau\": a forced fill comes from the reserve, the waste or the stock".into(),
             ));
         }
-        let at_will_lists =
-            std::iter::once(&spaces.at_will).chain(&spaces.at_will_once_reserve_empty);
-        if at_will_lists.flatten().any(|s| *s == Source::Stock) {
-            return Err((
-                "tableau.spaces.at_will",
-                "\"stock\": the stock's top card is not available; expected reserve, waste or tableau".into(),
-            ));
+        let at_will_lists = [
+            ("tableau.spaces.at_will", Some(&spaces.at_will)),
+            (
+                "tableau.spaces.at_will_once_reserve_empty",
+                spaces.at_will_once_reserve_empty.as_ref(),
+            ),
+        ];
+        for (field, list) in at_will_lists {
+            if list.is_some_and(|list| list.contains(&Source::Stock)) {
+                return Err((
+                    field,
+                    "\"stock\": the stock's top card is not available; expected reserve, waste or tableau".into(),
+                ));
+            }
         }
         if spaces.forced.contains(&Source::Reserve) && self.reserve.piles.is_empty()
             || spaces.at_will.contains(&Source::Reserve) && self.reserve.piles.is_empty()
