@@ -246,7 +246,7 @@ pub fn assert_moves(rules: &RuleSet, position: &Position, expected: &[&str]) {
         want,
         "{}: legal moves differ\nposition: {}",
         rules.id,
-        serde_json::to_string(&position.to_json(rules)).unwrap()
+        serde_json::to_string(&position.to_json(rules)).expect("serialise")
     );
 }
 
