@@ -1,0 +1,32 @@
+//! # patience-solver
+//!
+//! Exact search for the games `patience-core` reads: is a position winnable, and if so by which line of moves.
+//! It knows no game by name: every pruning rule is chosen from the rule set's properties, and used only on rule
+//! sets for which it is proved safe (see [`prune`]).
+//!
+//! The solver is *thoughtful*: it knows the order of the stock and of the face-down reserve cards.
+//!
+//! ```
+//! use patience_core::{builtin, Position};
+//! use patience_solver::{solve, Limits, Verdict};
+//!
+//! let rules = builtin::rules("florentine").unwrap();
+//! let position = Position::deal(&rules, 1).unwrap();
+//! let report = solve(&rules, &position, &Limits::default());
+//! if let Verdict::Won(line) = &report.verdict {
+//!     // Every line replays through the rules engine.
+//!     let mut replay = position;
+//!     for &mv in line {
+//!         replay.play(&rules, mv).unwrap();
+//!     }
+//!     assert!(replay.is_won());
+//! }
+//! ```
+#![forbid(missing_docs)]
+
+mod key;
+pub mod prune;
+mod search;
+mod table;
+
+pub use search::{solve, solve_with_cancel, Limit, Limits, Report, Verdict};

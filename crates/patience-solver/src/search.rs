@@ -1,0 +1,216 @@
+//! Depth-first search over positions, with a transposition table and the pruning proved for the rule set.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use patience_core::{Move, Pile, Position, RuleSet};
+
+use crate::key::KeyShape;
+use crate::prune::Pruning;
+use crate::table::Table;
+
+/// Bounds on one search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time, if bounded.
+    pub time: Option<Duration>,
+    /// The most bytes the transposition table may take.
+    pub memory_bytes: usize,
+    /// The most positions to expand, if bounded.
+    pub nodes: Option<u64>,
+}
+
+impl Default for Limits {
+    /// No time or node limit; a table of at most 1 GiB.
+    fn default() -> Limits {
+        Limits {
+            time: None,
+            memory_bytes: 1 << 30,
+            nodes: None,
+        }
+    }
+}
+
+/// The limit that stopped a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// The time limit.
+    Time,
+    /// The memory limit of the transposition table.
+    Memory,
+    /// The node limit.
+    Nodes,
+    /// The caller cancelled the search.
+    Cancelled,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Winnable: this line of moves wins from the position.
+    Won(Vec<Move>),
+    /// Proved unwinnable: no line wins.
+    Lost,
+    /// Not decided: a limit was reached first.
+    Unknown(Limit),
+}
+
+/// A verdict and what it cost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// What the search found.
+    pub verdict: Verdict,
+    /// Moves tried (positions generated).
+    pub nodes: u64,
+    /// Positions stored in the transposition table.
+    pub stored: usize,
+    /// Wall-clock time taken.
+    pub elapsed: Duration,
+    /// Bytes the transposition table took at its largest.
+    pub table_bytes: usize,
+}
+
+/// Decides whether `position` can be won under `rules`, within `limits`.
+pub fn solve(rules: &RuleSet, position: &Position, limits: &Limits) -> Report {
+    solve_with_cancel(rules, position, limits, &AtomicBool::new(false))
+}
+
+/// As [`solve`], stopping with [`Limit::Cancelled`] soon after `cancel` becomes true.
+pub fn solve_with_cancel(
+    rules: &RuleSet,
+    position: &Position,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Report {
+    let start = Instant::now();
+    let mut search = Search {
+        rules,
+        shape: KeyShape::new(rules),
+        pruning: Pruning::for_rules(rules),
+        table: Table::new(limits.memory_bytes),
+        nodes: 0,
+    };
+    let verdict = search.run(position, limits, cancel, start);
+    Report {
+        verdict,
+        nodes: search.nodes,
+        stored: search.table.len(),
+        elapsed: start.elapsed(),
+        table_bytes: search.table.bytes(),
+    }
+}
+
+/// How often, in nodes, the limits are looked at.
+const CHECK_EVERY: u64 = 4096;
+
+struct Search<'a> {
+    rules: &'a RuleSet,
+    shape: KeyShape,
+    pruning: Pruning,
+    table: Table,
+    nodes: u64,
+}
+
+/// One level of the depth-first search: a position, its moves in the order they are tried, and the move that
+/// led to it.
+struct Frame {
+    position: Position,
+    moves: Vec<Move>,
+    next: usize,
+    via: Option<Move>,
+}
+
+impl Search<'_> {
+    fn run(
+        &mut self,
+        root: &Position,
+        limits: &Limits,
+        cancel: &AtomicBool,
+        start: Instant,
+    ) -> Verdict {
+        if root.is_won() {
+            return Verdict::Won(Vec::new());
+        }
+        if self.table.insert(self.shape.key(root)).is_err() {
+            return Verdict::Unknown(Limit::Memory);
+        }
+        // Frames above `depth` keep their move lists' allocations for reuse.
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut depth = 0;
+        self.enter(&mut frames, depth, *root, None);
+        loop {
+            let frame = &mut frames[depth];
+            if frame.next == frame.moves.len() {
+                if depth == 0 {
+                    return Verdict::Lost;
+                }
+                depth -= 1;
+                continue;
+            }
+            let mv = frame.moves[frame.next];
+            frame.next += 1;
+            let mut child = frame.position;
+            child.apply(self.rules, mv);
+            self.nodes += 1;
+            if self.nodes % CHECK_EVERY == 0 {
+                if let Some(limit) = self.limit_reached(limits, cancel, start) {
+                    return Verdict::Unknown(limit);
+                }
+            }
+            if child.is_won() {
+                let mut line: Vec<Move> = frames[1..=depth].iter().filter_map(|f| f.via).collect();
+                line.push(mv);
+                return Verdict::Won(line);
+            }
+            match self.table.insert(self.shape.key(&child)) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(_) => return Verdict::Unknown(Limit::Memory),
+            }
+            depth += 1;
+            self.enter(&mut frames, depth, child, Some(mv));
+        }
+    }
+
+    /// Puts `position` at `depth`, with its moves in search order: a safe move alone if there is one; otherwise
+    /// moves to the foundations first, the stock last.
+    fn enter(&self, frames: &mut Vec<Frame>, depth: usize, position: Position, via: Option<Move>) {
+        if frames.len() == depth {
+            frames.push(Frame {
+                position,
+                moves: Vec::new(),
+                next: 0,
+                via,
+            });
+        }
+        let frame = &mut frames[depth];
+        frame.position = position;
+        frame.next = 0;
+        frame.via = via;
+        frame.moves.clear();
+        if let Some(safe) = self.pruning.safe_move(self.rules, &position) {
+            frame.moves.push(safe);
+            return;
+        }
+        position.for_each_legal_move(self.rules, |mv| frame.moves.push(mv));
+        frame.moves.sort_by_key(|mv| match (mv.from, mv.to) {
+            (_, Pile::Foundation(_)) => 0,
+            (Pile::Stock, _) | (_, Pile::Stock) => 2,
+            _ => 1,
+        });
+    }
+
+    fn limit_reached(&self, limits: &Limits, cancel: &AtomicBool, start: Instant) -> Option<Limit> {
+        if cancel.load(Ordering::Relaxed) {
+            return Some(Limit::Cancelled);
+        }
+        if limits.nodes.is_some_and(|n| self.nodes >= n) {
+            return Some(Limit::Nodes);
+        }
+        if limits.time.is_some_and(|t| start.elapsed() >= t) {
+            return Some(Limit::Time);
+        }
+        None
+    }
+}

@@ -1,0 +1,76 @@
+//! The transposition table: the keys of positions already searched, within a memory budget.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Keys are already uniform hashes, so the table's hasher passes them through.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 = n as u64;
+    }
+}
+
+/// Bytes one stored key takes in the hash set: the key and its control byte.
+const BYTES_PER_SLOT: usize = std::mem::size_of::<u128>() + 1;
+
+/// Keys of searched positions, never grown past its budget.
+pub(crate) struct Table {
+    keys: HashSet<u128, BuildHasherDefault<PassThrough>>,
+    max_keys: usize,
+}
+
+/// The table is full: its budget does not allow the next key.
+#[derive(Debug)]
+pub(crate) struct Full;
+
+impl Table {
+    /// A table that never takes more than `budget_bytes` for its slots.
+    pub(crate) fn new(budget_bytes: usize) -> Table {
+        // The set grows by doubling a power-of-two number of slots, filled to 7/8 at most: keep the largest
+        // such size that fits the budget.
+        let slots = (budget_bytes / BYTES_PER_SLOT).max(16);
+        let slots = if slots.is_power_of_two() {
+            slots
+        } else {
+            slots.next_power_of_two() / 2
+        };
+        Table {
+            keys: HashSet::default(),
+            max_keys: slots / 8 * 7,
+        }
+    }
+
+    /// Adds a key; `Ok(true)` if it was new, `Ok(false)` if already there.
+    pub(crate) fn insert(&mut self, key: u128) -> Result<bool, Full> {
+        if self.keys.contains(&key) {
+            return Ok(false);
+        }
+        if self.keys.len() >= self.max_keys {
+            return Err(Full);
+        }
+        Ok(self.keys.insert(key))
+    }
+
+    /// Keys stored.
+    pub(crate) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Bytes the table's slots take now.
+    pub(crate) fn bytes(&self) -> usize {
+        (self.keys.capacity() * 8 / 7).next_power_of_two() * BYTES_PER_SLOT
+    }
+}
