@@ -22,6 +22,13 @@ impl KeyShape {
         }
     }
 
+    /// Keys of exact positions, with no pile order taken as equivalent.
+    pub(crate) fn exact() -> KeyShape {
+        KeyShape {
+            sort_tableau: false,
+        }
+    }
+
     /// The key of a position: a 128-bit hash of its canonical bytes (foundations, base rank, redeals left,
     /// stock, waste, reserve piles in order, tableau piles sorted when they are interchangeable, choice row).
     pub(crate) fn key(&self, position: &Position) -> u128 {

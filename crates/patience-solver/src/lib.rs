@@ -29,4 +29,4 @@ pub mod prune;
 mod search;
 mod table;
 
-pub use search::{solve, solve_with_cancel, Limit, Limits, Report, Verdict};
+pub use search::{solve, solve_unpruned, solve_with_cancel, Limit, Limits, Report, Verdict};

@@ -38,6 +38,13 @@ impl Pruning {
         }
     }
 
+    /// No pruning.
+    pub fn none() -> Pruning {
+        Pruning {
+            safe_foundation_moves: false,
+        }
+    }
+
     /// A move to the foundations that is safe to make at once, if there is one.
     pub fn safe_move(&self, rules: &RuleSet, position: &Position) -> Option<Move> {
         if !self.safe_foundation_moves || position.choice_pending() {

@@ -76,6 +76,12 @@ pub fn solve(rules: &RuleSet, position: &Position, limits: &Limits) -> Report {
     solve_with_cancel(rules, position, limits, &AtomicBool::new(false))
 }
 
+/// Decides as [`solve`] does, but with no pruning at all: exact positions as keys, every legal move searched.
+/// Slow; it is the oracle that tests check the pruned search against on small packs.
+pub fn solve_unpruned(rules: &RuleSet, position: &Position, limits: &Limits) -> Report {
+    run(rules, position, limits, &AtomicBool::new(false), false)
+}
+
 /// As [`solve`], stopping with [`Limit::Cancelled`] soon after `cancel` becomes true.
 pub fn solve_with_cancel(
     rules: &RuleSet,
@@ -83,11 +89,29 @@ pub fn solve_with_cancel(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Report {
+    run(rules, position, limits, cancel, true)
+}
+
+fn run(
+    rules: &RuleSet,
+    position: &Position,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    prune: bool,
+) -> Report {
     let start = Instant::now();
     let mut search = Search {
         rules,
-        shape: KeyShape::new(rules),
-        pruning: Pruning::for_rules(rules),
+        shape: if prune {
+            KeyShape::new(rules)
+        } else {
+            KeyShape::exact()
+        },
+        pruning: if prune {
+            Pruning::for_rules(rules)
+        } else {
+            Pruning::none()
+        },
         table: Table::new(limits.memory_bytes),
         nodes: 0,
     };
