@@ -2,7 +2,7 @@
 //!
 //! A random walk through many deals: at each position every legal move is generated, applied and undone (each
 //! counts as one move), then one is played at random. Each game is measured five times and the median printed,
-//! because the machines are shared and noisy. `cargo bench -p patience-core --bench moves`.
+//! because the machines are shared and noisy. `cargo bench -p patience-core --bench moves [-- GAME...]`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -17,8 +17,16 @@ const RUNS: usize = 5;
 const STEPS_PER_DEAL: usize = 200;
 
 fn main() {
+    // `cargo bench -p patience-core --bench moves -- canfield gate` measures only those games.
+    let wanted: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     println!("{:<26} {:>14} {:>14}", "game", "moves/s", "ns/move");
     for rules in builtin::games().iter().chain(builtin::extras()) {
+        if !wanted.is_empty() && !wanted.contains(&rules.id) {
+            continue;
+        }
         let mut rates: Vec<f64> = (0..RUNS).map(|run| measure(rules, run as u64)).collect();
         rates.sort_by(f64::total_cmp);
         let median = rates[RUNS / 2];

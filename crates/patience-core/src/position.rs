@@ -65,6 +65,7 @@ impl Position {
     }
 
     /// The slot of a pile in the card array, or `None` for a foundation or a pile the position lacks.
+    #[inline]
     fn slot(&self, pile: Pile) -> Option<usize> {
         let reserve = self.reserve_piles as usize;
         let tableau = self.tableau_piles as usize;
@@ -80,6 +81,7 @@ impl Position {
         }
     }
 
+    #[inline]
     fn slot_range(&self, slot: usize) -> std::ops::Range<usize> {
         let start = if slot == 0 { 0 } else { self.ends[slot - 1] };
         start as usize..self.ends[slot] as usize
@@ -94,6 +96,7 @@ impl Position {
     }
 
     /// The cards of a pile other than a foundation, bottom to top (empty for a pile the position lacks).
+    #[inline]
     pub fn pile(&self, pile: Pile) -> &[u8] {
         match self.slot(pile) {
             Some(slot) => &self.cards[self.slot_range(slot)],
@@ -116,6 +119,7 @@ impl Position {
     }
 
     /// How many cards a pile holds.
+    #[inline]
     pub fn len(&self, pile: Pile) -> usize {
         match pile {
             Pile::Foundation(suit) if suit < 4 => self.foundation_len(suit as usize),
@@ -125,6 +129,7 @@ impl Position {
     }
 
     /// The top card of a pile, if it has one.
+    #[inline]
     pub fn top(&self, pile: Pile) -> Option<Card> {
         match pile {
             Pile::Foundation(suit) if suit < 4 => {
@@ -150,6 +155,7 @@ impl Position {
     }
 
     /// The card the foundation of this suit takes next, if its base rank is known and it is not full.
+    #[inline]
     pub fn foundation_next(&self, suit: Suit) -> Option<Card> {
         let len = self.foundations[suit as usize];
         if len >= self.ranks {
@@ -166,6 +172,7 @@ impl Position {
     }
 
     /// The rank every foundation starts with, once it is fixed.
+    #[inline]
     pub fn base_rank(&self) -> Option<Rank> {
         (self.base_rank != NO_BASE)
             .then(|| Rank::new(self.base_rank))
@@ -178,6 +185,7 @@ impl Position {
     }
 
     /// How many ranks each suit has in this position's pack.
+    #[inline]
     pub fn ranks(&self) -> u8 {
         self.ranks
     }
