@@ -24,9 +24,11 @@
 //! ```
 #![forbid(missing_docs)]
 
+pub mod export;
 mod key;
 pub mod prune;
 mod search;
+pub mod stats;
 mod table;
 
 pub use search::{solve, solve_unpruned, solve_with_cancel, Limit, Limits, Report, Verdict};

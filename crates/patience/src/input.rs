@@ -2,12 +2,13 @@
 
 use std::io::Read;
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
 use patience_core::json::PositionJson;
 use patience_core::{builtin, shuffle, Position, RuleSet};
 
-use crate::GameArgs;
+use crate::{DealOrPosition, GameArgs};
 
 /// The rules of a game named by id (built-in games and variants) or read from `--rules FILE`.
 pub fn rules(game: &GameArgs) -> anyhow::Result<RuleSet> {
@@ -32,6 +33,54 @@ pub fn builtin_rules(id: &str) -> anyhow::Result<RuleSet> {
             ids.join(", ")
         )
     })
+}
+
+/// A deal or a position, as `solve` and `export` take them: its rules, the position, and the deal number when it
+/// is a deal.
+pub fn deal_or_position(what: &DealOrPosition) -> anyhow::Result<(RuleSet, Position, Option<u64>)> {
+    if let Some(file) = &what.position {
+        let (rules, position) = self::position(file, what.rules.as_deref())?;
+        return Ok((rules, position, None));
+    }
+    let rules = match (&what.rules, &what.game) {
+        (Some(file), _) => rules_file(file)?,
+        (None, Some(id)) => builtin_rules(id)?,
+        (None, None) => match &what.number {
+            Some(alone) => bail!(
+                "`{alone}` alone is not enough: give a game and a deal number (GAME NUMBER), or a position with --position FILE"
+            ),
+            None => bail!("give a game and a deal number (GAME NUMBER), or a position with --position FILE"),
+        },
+    };
+    let number = what
+        .number
+        .as_deref()
+        .ok_or_else(|| anyhow!("give a deal number after the game"))?;
+    let number = deal_number(number)?;
+    let position = Position::deal(&rules, number)?;
+    Ok((rules, position, Some(number)))
+}
+
+/// The time limit of `--time-limit SECONDS`: a number of seconds, 0 or more, with a fraction if wanted.
+pub fn time_limit(seconds: Option<f64>) -> anyhow::Result<Option<Duration>> {
+    seconds
+        .map(|s| {
+            Duration::try_from_secs_f64(s).map_err(|_| {
+                anyhow!("--time-limit {s}: expected a number of seconds, 0 or more, such as 2.5")
+            })
+        })
+        .transpose()
+}
+
+/// The bytes of `--memory MIB`, which must be 1 or more.
+pub fn memory_bytes(mib: u64) -> anyhow::Result<usize> {
+    if mib == 0 {
+        bail!("--memory 0: the solver needs 1 MiB at least");
+    }
+    usize::try_from(mib)
+        .ok()
+        .and_then(|mib| mib.checked_mul(1 << 20))
+        .ok_or_else(|| anyhow!("--memory {mib}: more memory than this machine can address"))
 }
 
 /// Reads a deal number (`123`, `ms123`); 0 is refused.

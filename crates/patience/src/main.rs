@@ -1,4 +1,5 @@
-//! The `patience` binary: lists the games, says their rules, lays out deals, lists and makes moves.
+//! The `patience` binary: lists the games, says their rules, lays out deals, lists and makes moves, solves deals,
+//! exports them to other solvers and gathers win-rate statistics over many deals.
 //!
 //! Every command prints text for people by default and JSON with `--json`. Errors go to standard error, and the
 //! exit status says what went wrong (see [`EXIT_REFUSED`]).
@@ -6,6 +7,7 @@
 mod cmd;
 mod input;
 mod output;
+mod plot;
 mod render;
 
 use std::path::PathBuf;
@@ -42,6 +44,12 @@ pub enum Command {
     Moves(MovesArgs),
     /// Make moves in a position and show the position after them.
     Apply(ApplyArgs),
+    /// Decide whether a deal or position can be won, and show the winning line.
+    Solve(SolveArgs),
+    /// Write a deal or position in another solver's format.
+    Export(ExportArgs),
+    /// Solve many deals in parallel and report win rates with 95 % intervals; `stats merge` combines results.
+    Stats(StatsArgs),
 }
 
 /// Arguments of `patience list`.
@@ -113,6 +121,118 @@ pub struct ApplyArgs {
     pub moves: Vec<String>,
 }
 
+/// A deal (`GAME NUMBER`, or `--rules FILE.toml NUMBER`) or a position (`--position FILE`).
+#[derive(Debug, Args)]
+#[command(allow_missing_positional = true)]
+pub struct DealOrPosition {
+    /// The game's id, as `patience list --all` shows it.
+    #[arg(value_name = "GAME", conflicts_with_all = ["rules", "position"])]
+    pub game: Option<String>,
+    /// The deal number: 1 to 18446744073709551615, or ms1 to ms31999 (PySolFC's game numbers).
+    #[arg(
+        value_name = "NUMBER",
+        required_unless_present = "position",
+        conflicts_with = "position"
+    )]
+    pub number: Option<String>,
+    /// A position's JSON file (`-` for standard input), as `patience deal --json` writes it, instead of a deal.
+    #[arg(long, value_name = "FILE")]
+    pub position: Option<PathBuf>,
+    /// The game's rule file, instead of naming a built-in game (with --position: the position's rule file).
+    #[arg(long, value_name = "FILE.toml")]
+    pub rules: Option<PathBuf>,
+}
+
+/// Arguments of `patience solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The deal or position.
+    #[command(flatten)]
+    pub what: DealOrPosition,
+    /// Give up after this many seconds (a decimal number); no limit without it.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// The most memory the solver's table of positions may take, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub memory: u64,
+}
+
+/// Formats `patience export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// Solvitaire's deal JSON (Blake & Gent's solver).
+    Solvitaire,
+}
+
+/// Arguments of `patience export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The deal or position.
+    #[command(flatten)]
+    pub what: DealOrPosition,
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+}
+
+/// Arguments of `patience stats`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct StatsArgs {
+    /// `merge`: combine results files.
+    #[command(subcommand)]
+    pub command: Option<StatsCommand>,
+    /// The games' ids, as `patience list --all` shows them.
+    #[arg(value_name = "GAME")]
+    pub games: Vec<String>,
+    /// A game's rule file, instead of or as well as naming built-in games (may be repeated).
+    #[arg(long, value_name = "FILE.toml")]
+    pub rules: Vec<PathBuf>,
+    /// The deals: FIRST..LAST, both included (1..10000), or one deal number.
+    #[arg(long, value_name = "FIRST..LAST")]
+    pub deals: Option<String>,
+    /// Threads solving deals at once; all cores by default.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Give up on a deal after this many seconds (a decimal number); no limit without it.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Memory for the solvers' tables, in MiB, shared between the threads.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub memory: u64,
+    /// The results file (JSON lines), resumed if it exists; `{game}` in the name is replaced by each game's id.
+    /// By default `stats-{game}.jsonl`, one file a game.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// Solve only shard I of N (from 1): the deals whose place in the range, from 0, is I-1 modulo N.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Draw the win rates with their intervals as an SVG chart into this file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// Subcommands of `patience stats`.
+#[derive(Debug, Subcommand)]
+pub enum StatsCommand {
+    /// Combine results files (shards of one run) and print the summary.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `patience stats merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The results files (JSON lines) to combine.
+    #[arg(value_name = "FILES", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Also write the combined records, one per deal in game and deal order, to this file.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Draw the win rates with their intervals as an SVG chart into this file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -121,6 +241,9 @@ fn main() -> ExitCode {
         Command::Deal(args) => cmd::deal::run(args, cli.json),
         Command::Moves(args) => cmd::moves::run(args, cli.json),
         Command::Apply(args) => cmd::apply::run(args, cli.json),
+        Command::Solve(args) => cmd::solve::run(args, cli.json),
+        Command::Export(args) => cmd::export::run(args),
+        Command::Stats(args) => cmd::stats::run(args, cli.json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

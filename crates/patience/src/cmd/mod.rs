@@ -2,6 +2,9 @@
 
 pub mod apply;
 pub mod deal;
+pub mod export;
 pub mod list;
 pub mod moves;
 pub mod rules;
+pub mod solve;
+pub mod stats;

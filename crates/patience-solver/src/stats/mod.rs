@@ -1,0 +1,14 @@
+//! Statistics over many deals: which deals to solve ([`batch::DealRange`], [`batch::Shard`]), solving them in
+//! parallel ([`batch::run`]), one record a deal in a JSON-lines results file that a stopped run resumes from
+//! ([`results`]), and what the records say: win rates with conservative 95 % intervals ([`interval`]), time and
+//! nodes per deal ([`summary`]).
+
+pub mod batch;
+pub mod interval;
+pub mod results;
+pub mod summary;
+
+pub use batch::{DealRange, Job, Shard};
+pub use interval::{wilson, Interval, WinRate};
+pub use results::{DealResult, Outcome, ResultsError, ResultsWriter, Stopped};
+pub use summary::{Spread, Summary};

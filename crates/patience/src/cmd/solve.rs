@@ -1,0 +1,191 @@
+//! `patience solve GAME NUMBER` (or `--position FILE`): won with the whole winning line, proved lost, or unknown
+//! with the limit that stopped the search; and what the search cost.
+
+use anyhow::bail;
+use patience_core::{Move, Position, RuleSet};
+use patience_solver::{solve, Limit, Limits, Report, Verdict};
+use serde::Serialize;
+
+use crate::render::describe_move;
+use crate::{input, output, SolveArgs};
+
+/// What every answer says about the solver, since it sees cards a player cannot.
+pub const THOUGHTFUL: &str =
+    "The solver is thoughtful: it knows the order of the stock and of the face-down reserve cards.";
+
+/// The answer as `patience solve --json` writes it.
+#[derive(Debug, Serialize)]
+struct SolveJson<'a> {
+    game: &'a str,
+    /// The deal number, `null` for a position read from a file.
+    deal: Option<u64>,
+    /// `won`, `lost` or `unknown`.
+    verdict: &'static str,
+    /// For `unknown`: `time`, `memory`, `nodes` or `cancelled`.
+    limit: Option<Limit>,
+    /// The winning line in the notation (empty unless won).
+    line: Vec<String>,
+    /// The winning line as move objects.
+    moves: &'a [Move],
+    stats: Stats,
+    /// Always true: the solver knows the order of the stock and of the face-down reserve cards.
+    thoughtful: bool,
+}
+
+/// What the search cost.
+#[derive(Debug, Serialize)]
+struct Stats {
+    nodes: u64,
+    stored: usize,
+    seconds: f64,
+    table_bytes: usize,
+}
+
+/// Runs the command.
+pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
+    let (rules, position, number) = input::deal_or_position(&args.what)?;
+    let limits = Limits {
+        time: input::time_limit(args.time_limit)?,
+        memory_bytes: input::memory_bytes(args.memory)?,
+        nodes: None,
+    };
+    let report = solve(&rules, &position, &limits);
+    let line: &[Move] = match &report.verdict {
+        Verdict::Won(line) => line,
+        _ => &[],
+    };
+    let described = replay(&rules, &position, line)?;
+    if json {
+        return output::print_json(&SolveJson {
+            game: &rules.id,
+            deal: number,
+            verdict: verdict_word(&report.verdict),
+            limit: match report.verdict {
+                Verdict::Unknown(limit) => Some(limit),
+                _ => None,
+            },
+            line: line.iter().map(ToString::to_string).collect(),
+            moves: line,
+            stats: Stats {
+                nodes: report.nodes,
+                stored: report.stored,
+                seconds: report.elapsed.as_secs_f64(),
+                table_bytes: report.table_bytes,
+            },
+            thoughtful: true,
+        });
+    }
+    let what = match number {
+        Some(n) => format!("{} ({}), deal {n}", rules.name, rules.id),
+        None => format!("{} ({}), the position given", rules.name, rules.id),
+    };
+    let mut text = format!("{what}: {}\n{THOUGHTFUL}\n", headline(&report, &limits));
+    if !described.is_empty() {
+        text.push('\n');
+        let width = described.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        let digits = described.len().to_string().len();
+        for (i, (notation, words)) in described.iter().enumerate() {
+            text.push_str(&format!(
+                "{:>digits$}. {notation:width$}  ({words})\n",
+                i + 1
+            ));
+        }
+    }
+    text.push('\n');
+    text.push_str(&cost(&report));
+    output::print(&text)
+}
+
+/// `won`, `lost` or `unknown`.
+pub fn verdict_word(verdict: &Verdict) -> &'static str {
+    match verdict {
+        Verdict::Won(_) => "won",
+        Verdict::Lost => "lost",
+        Verdict::Unknown(_) => "unknown",
+    }
+}
+
+/// The limit's name, as the JSON and the results files write it.
+pub fn limit_word(limit: Limit) -> &'static str {
+    match limit {
+        Limit::Time => "time",
+        Limit::Memory => "memory",
+        Limit::Nodes => "nodes",
+        Limit::Cancelled => "cancelled",
+    }
+}
+
+/// The verdict in words.
+fn headline(report: &Report, limits: &Limits) -> String {
+    match &report.verdict {
+        Verdict::Won(line) => format!(
+            "won, in {} {}",
+            line.len(),
+            if line.len() == 1 { "move" } else { "moves" }
+        ),
+        Verdict::Lost => "lost: proved, no line of moves wins".to_string(),
+        Verdict::Unknown(Limit::Time) => format!(
+            "unknown: the time limit ({} s) was reached before the search decided",
+            limits.time.map_or(0.0, |t| t.as_secs_f64())
+        ),
+        Verdict::Unknown(Limit::Memory) => format!(
+            "unknown: the memory limit ({} MiB) was reached before the search decided",
+            limits.memory_bytes >> 20
+        ),
+        Verdict::Unknown(limit) => format!(
+            "unknown: the {} limit was reached before the search decided",
+            limit_word(*limit)
+        ),
+    }
+}
+
+/// Nodes, positions stored, time and table memory, on one line.
+fn cost(report: &Report) -> String {
+    format!(
+        "nodes searched {}, positions stored {}, time {:.3} s, peak table memory {}\n",
+        report.nodes,
+        report.stored,
+        report.elapsed.as_secs_f64(),
+        bytes(report.table_bytes)
+    )
+}
+
+/// A number of bytes for people: `512 B`, `12.5 KiB`, `1.2 MiB`, `3.0 GiB`.
+fn bytes(n: usize) -> String {
+    let n = n as f64;
+    if n < 1024.0 {
+        format!("{n} B")
+    } else if n < 1024.0 * 1024.0 {
+        format!("{:.1} KiB", n / 1024.0)
+    } else if n < 1024.0 * 1024.0 * 1024.0 {
+        format!("{:.1} MiB", n / (1024.0 * 1024.0))
+    } else {
+        format!("{:.1} GiB", n / (1024.0 * 1024.0 * 1024.0))
+    }
+}
+
+/// Plays the line through the rules engine, giving each move's notation and the cards it moves. A move the
+/// engine refuses is a bug in the solver, reported as an error.
+fn replay(
+    rules: &RuleSet,
+    start: &Position,
+    line: &[Move],
+) -> anyhow::Result<Vec<(String, String)>> {
+    let mut position = *start;
+    let mut described = Vec::with_capacity(line.len());
+    for (i, &mv) in line.iter().enumerate() {
+        let words = describe_move(&position, mv);
+        if let Err(e) = position.play(rules, mv) {
+            bail!(
+                "the solver's line does not replay: move {} `{mv}` is illegal: {}",
+                i + 1,
+                e.reason
+            );
+        }
+        described.push((mv.to_string(), words));
+    }
+    if !line.is_empty() && !position.is_won() {
+        bail!("the solver's line does not win: after it the game is not won");
+    }
+    Ok(described)
+}

@@ -1,0 +1,131 @@
+//! Win rates drawn as an SVG chart, written by hand: one bar a game for the win rate (unknown deals counted as
+//! losses), its conservative 95 % interval as an error bar, on an axis from 0 to 100 %.
+
+use std::fmt::Write;
+
+use patience_solver::stats::Summary;
+
+/// Height of the plotting area, in pixels.
+const PLOT_HEIGHT: f64 = 300.0;
+/// Width given to each game.
+const SLOT: f64 = 90.0;
+/// Margins around the plotting area: left, right, top, bottom.
+const LEFT: f64 = 80.0;
+const RIGHT: f64 = 30.0;
+const TOP: f64 = 70.0;
+const BOTTOM: f64 = 110.0;
+
+/// The chart of these games' win rates, with `title` above it, as the text of an SVG file.
+pub fn win_rates(summaries: &[Summary], title: &str) -> String {
+    let width = LEFT + RIGHT + SLOT * summaries.len().max(1) as f64;
+    let height = TOP + PLOT_HEIGHT + BOTTOM;
+    let y = |rate: f64| TOP + PLOT_HEIGHT * (1.0 - rate.clamp(0.0, 1.0));
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif" font-size="13">"##
+    );
+    let _ = writeln!(
+        svg,
+        r##"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        svg,
+        r##"<text x="{}" y="28" text-anchor="middle" font-size="17" font-weight="bold">{}</text>"##,
+        width / 2.0,
+        escape(title)
+    );
+    let _ = writeln!(
+        svg,
+        r##"<text x="{}" y="48" text-anchor="middle" font-size="11" fill="#444">Bars: deals won, unknown deals counted as lost. Error bars: conservative 95 % Wilson interval.</text>"##,
+        width / 2.0
+    );
+    // Grid lines and tick labels every 10 %.
+    for tick in 0..=10 {
+        let rate = tick as f64 / 10.0;
+        let ty = y(rate);
+        let colour = if tick == 0 { "#000" } else { "#ddd" };
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{LEFT}" y1="{ty}" x2="{}" y2="{ty}" stroke="{colour}" stroke-width="1"/>"##,
+            width - RIGHT
+        );
+        let _ = writeln!(
+            svg,
+            r##"<text x="{}" y="{}" text-anchor="end">{}</text>"##,
+            LEFT - 8.0,
+            ty + 4.0,
+            tick * 10
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r##"<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{}" stroke="#000" stroke-width="1"/>"##,
+        TOP + PLOT_HEIGHT
+    );
+    let mid_y = TOP + PLOT_HEIGHT / 2.0;
+    let _ = writeln!(
+        svg,
+        r##"<text x="24" y="{mid_y}" text-anchor="middle" transform="rotate(-90 24 {mid_y})">Win rate (%)</text>"##
+    );
+    let _ = writeln!(
+        svg,
+        r##"<text x="{}" y="{}" text-anchor="middle">Game</text>"##,
+        LEFT + (width - LEFT - RIGHT) / 2.0,
+        height - 12.0
+    );
+    for (i, summary) in summaries.iter().enumerate() {
+        let cx = LEFT + SLOT * (i as f64 + 0.5);
+        let rate = &summary.win_rate;
+        let top = y(rate.point);
+        let _ = writeln!(
+            svg,
+            r##"<rect x="{}" y="{top}" width="{}" height="{}" fill="#7aa6d6" stroke="#2b5d91"><title>{}: {:.1} % ({:.1} – {:.1} %), {} deals</title></rect>"##,
+            cx - SLOT * 0.3,
+            SLOT * 0.6,
+            TOP + PLOT_HEIGHT - top,
+            escape(&summary.game),
+            rate.point * 100.0,
+            rate.interval.low * 100.0,
+            rate.interval.high * 100.0,
+            summary.deals
+        );
+        let (low, high) = (y(rate.interval.low), y(rate.interval.high));
+        let cap = SLOT * 0.12;
+        let _ = writeln!(
+            svg,
+            r##"<path d="M{cx} {low} V{high} M{} {low} H{} M{} {high} H{}" stroke="#000" stroke-width="1.5" fill="none"/>"##,
+            cx - cap,
+            cx + cap,
+            cx - cap,
+            cx + cap
+        );
+        let _ = writeln!(
+            svg,
+            r##"<text x="{cx}" y="{}" text-anchor="middle" font-size="11">{:.1} %</text>"##,
+            high - 6.0,
+            rate.point * 100.0
+        );
+        let label_y = TOP + PLOT_HEIGHT + 16.0;
+        let name_y = label_y + 16.0;
+        let _ = writeln!(
+            svg,
+            r##"<text x="{cx}" y="{name_y}" text-anchor="end" transform="rotate(-35 {cx} {name_y})">{}</text>"##,
+            escape(&summary.game)
+        );
+        let _ = writeln!(
+            svg,
+            r##"<text x="{cx}" y="{label_y}" text-anchor="middle" font-size="10" fill="#444">n={}</text>"##,
+            summary.deals
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Text made safe for SVG: `&`, `<`, `>` and `"` escaped.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

@@ -1,0 +1,342 @@
+//! The `solve`, `export` and `stats` commands, run for real: lines that replay, limits, Solvitaire's format,
+//! results files that resume, shards that merge, refusals.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use patience_core::{builtin, Move, Position};
+use serde_json::Value;
+
+fn patience(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_patience"))
+        .args(args)
+        .current_dir(env!("CARGO_TARGET_TMPDIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let out = patience(args);
+    assert!(
+        out.status.success(),
+        "patience {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn ok_json(args: &[&str]) -> Value {
+    serde_json::from_slice(&ok(args).stdout).expect("JSON output")
+}
+
+/// Runs the binary, expects exit status 1 and returns standard error.
+fn fails(args: &[&str]) -> String {
+    let out = patience(args);
+    assert_eq!(out.status.code(), Some(1), "patience {args:?}");
+    assert!(out.stdout.is_empty(), "an error prints nothing on stdout");
+    String::from_utf8(out.stderr).expect("UTF-8 errors")
+}
+
+/// A fresh path under the test's temporary folder (any old file removed).
+fn temp(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_file(&path);
+    path.display().to_string()
+}
+
+fn lines(path: &str) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .expect("a results file")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON record"))
+        .collect()
+}
+
+fn names(value: &Value) -> String {
+    value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|c| c.as_str().expect("a card"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn solve_prints_a_winning_line_that_replays() {
+    let answer = ok_json(&["solve", "florentine", "1", "--json"]);
+    assert_eq!(answer["verdict"], "won");
+    assert_eq!(answer["thoughtful"], true);
+    assert!(answer["stats"]["nodes"].as_u64().is_some_and(|n| n > 0));
+    let line: Vec<&str> = answer["line"]
+        .as_array()
+        .expect("a line")
+        .iter()
+        .map(|m| m.as_str().expect("notation"))
+        .collect();
+    assert!(!line.is_empty());
+
+    // The notation, through `patience apply`.
+    let start = temp("florentine-1.json");
+    std::fs::write(&start, ok(&["deal", "florentine", "1", "--json"]).stdout).expect("write");
+    let mut args = vec!["apply", "--position", start.as_str(), "--json"];
+    args.extend(&line);
+    let end = ok_json(&args);
+    for foundation in end["foundations"].as_array().expect("foundations") {
+        assert_eq!(foundation.as_array().map(Vec::len), Some(13));
+    }
+
+    // The move objects, through the rules engine.
+    let rules = builtin::rules("florentine").expect("a game");
+    let mut position = Position::deal(&rules, 1).expect("a deal");
+    for mv in answer["moves"].as_array().expect("moves") {
+        let mv: Move = serde_json::from_value(mv.clone()).expect("a move object");
+        position.play(&rules, mv).expect("a legal move");
+    }
+    assert!(position.is_won());
+}
+
+#[test]
+fn solve_in_text_numbers_the_moves_with_their_cards() {
+    let text = String::from_utf8(ok(&["solve", "fortunes-favor", "1"]).stdout).expect("UTF-8");
+    assert!(
+        text.starts_with("Fortune's Favor (fortunes-favor), deal 1: won, in "),
+        "{text}"
+    );
+    assert!(text.contains("thoughtful"), "{text}");
+    assert!(text.contains("\n 1. ") || text.contains("\n1. "), "{text}");
+    assert!(text.contains("nodes searched"), "{text}");
+    assert!(text.contains("peak table memory"), "{text}");
+}
+
+#[test]
+fn solve_stops_at_the_time_limit() {
+    let answer = ok_json(&[
+        "solve",
+        "four-seasons",
+        "1",
+        "--time-limit",
+        "0.001",
+        "--json",
+    ]);
+    assert_eq!(answer["verdict"], "unknown");
+    assert_eq!(answer["limit"], "time");
+    assert_eq!(answer["line"], serde_json::json!([]));
+    let text =
+        String::from_utf8(ok(&["solve", "four-seasons", "1", "--time-limit", "0.001"]).stdout)
+            .expect("UTF-8");
+    assert!(text.contains("unknown: the time limit"), "{text}");
+}
+
+#[test]
+fn solve_reads_a_position_and_refuses_bad_limits() {
+    let start = temp("fortunes-favor-2.json");
+    std::fs::write(
+        &start,
+        ok(&["deal", "fortunes-favor", "2", "--json"]).stdout,
+    )
+    .expect("write");
+    let answer = ok_json(&["solve", "--position", &start, "--json"]);
+    assert_eq!(answer["deal"], Value::Null);
+    assert!(answer["verdict"].is_string());
+    let error = fails(&["solve", "florentine", "1", "--time-limit=-1"]);
+    assert!(error.contains("--time-limit"), "{error}");
+    let error = fails(&["solve", "florentine", "1", "--memory", "0"]);
+    assert!(error.contains("--memory"), "{error}");
+}
+
+#[test]
+fn export_canfield_1_is_the_layout_of_deals_md() {
+    let deal = ok_json(&["export", "canfield", "1", "--format", "solvitaire"]);
+    assert_eq!(names(&deal["foundations"]), "JD");
+    assert_eq!(
+        names(&deal["reserve"]),
+        "2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC"
+    );
+    let tableau: Vec<String> = deal["tableau piles"]
+        .as_array()
+        .expect("piles")
+        .iter()
+        .map(names)
+        .collect();
+    assert_eq!(tableau, ["KS", "2S", "3H", "KH"]);
+    assert_eq!(names(&deal["waste"]), "9D QD JS");
+    assert_eq!(
+        names(&deal["stock"]),
+        "6H 2H 9C 6S 10C 8C 3D 6C QS 8D 8S 6D 7D JH 2C 8H 10H 4S 10D 3S 7S 4D AC 4H QH 10S 5C 4C 3C AH AS"
+    );
+    let mut keys: Vec<&str> = deal
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        ["foundations", "reserve", "stock", "tableau piles", "waste"]
+    );
+}
+
+#[test]
+fn export_refuses_what_solvitaire_cannot_express() {
+    let error = fails(&["export", "gate", "1", "--format", "solvitaire"]);
+    assert!(error.contains("2 reserve piles"), "{error}");
+    let error = fails(&[
+        "export",
+        "selective-canfield",
+        "1",
+        "--format",
+        "solvitaire",
+    ]);
+    assert!(error.contains("choice row"), "{error}");
+}
+
+#[test]
+fn stats_writes_results_resumes_and_shards_merge_to_the_whole() {
+    let whole = temp("ff-whole.jsonl");
+    let args = |out: &str| {
+        vec![
+            "stats".to_string(),
+            "fortunes-favor".into(),
+            "--deals".into(),
+            "1..20".into(),
+            "--threads".into(),
+            "2".into(),
+            "--time-limit".into(),
+            "2".into(),
+            "--memory".into(),
+            "64".into(),
+            "--out".into(),
+            out.to_string(),
+            "--json".into(),
+        ]
+    };
+    let run = |extra: &[&str], out: &str| {
+        let mut all = args(out);
+        all.extend(extra.iter().map(|s| s.to_string()));
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
+        ok(&all)
+    };
+    let first = run(&[], &whole);
+    let summary: Value = serde_json::from_slice(&first.stdout).expect("JSON");
+    let game = &summary["games"][0];
+    assert_eq!(game["game"], "fortunes-favor");
+    assert_eq!(game["deals"], 20);
+    let records = lines(&whole);
+    assert_eq!(records.len(), 20);
+    let mut deals: Vec<u64> = records.iter().filter_map(|r| r["deal"].as_u64()).collect();
+    deals.sort_unstable();
+    assert_eq!(deals, (1..=20).collect::<Vec<_>>());
+
+    // Again: every deal is done already.
+    let second = run(&[], &whole);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(stderr.contains("resuming: 20 of 20"), "{stderr}");
+    assert_eq!(lines(&whole).len(), 20);
+    let again: Value = serde_json::from_slice(&second.stdout).expect("JSON");
+    assert_eq!(again["games"][0]["won"], game["won"]);
+
+    // A record cut short at the end is dropped with a warning and solved again.
+    let text = std::fs::read_to_string(&whole).expect("read");
+    let kept: Vec<&str> = text.lines().take(15).collect();
+    std::fs::write(
+        &whole,
+        format!("{}\n{{\"game\":\"fortunes-fa", kept.join("\n")),
+    )
+    .expect("write");
+    let third = run(&[], &whole);
+    let stderr = String::from_utf8_lossy(&third.stderr);
+    assert!(stderr.contains("warning:"), "{stderr}");
+    assert!(stderr.contains("resuming: 15 of 20"), "{stderr}");
+    assert_eq!(lines(&whole).len(), 20);
+
+    // Two shards, merged, are the whole run.
+    let one = temp("ff-shard-1.jsonl");
+    let two = temp("ff-shard-2.jsonl");
+    run(&["--shard", "1/2"], &one);
+    run(&["--shard", "2/2"], &two);
+    let odd: Vec<u64> = lines(&one)
+        .iter()
+        .filter_map(|r| r["deal"].as_u64())
+        .collect();
+    assert!(odd.iter().all(|d| d % 2 == 1), "{odd:?}");
+    assert_eq!(odd.len(), 10);
+    let merged = ok_json(&["stats", "merge", &one, &two, "--json"]);
+    let merged = &merged["games"][0];
+    for key in ["deals", "won", "lost", "unknown"] {
+        assert_eq!(merged[key], game[key], "{key}");
+    }
+    assert_eq!(merged["win_rate"], game["win_rate"]);
+}
+
+#[test]
+fn merge_refuses_records_that_disagree() {
+    let a = temp("disagree-a.jsonl");
+    let b = temp("disagree-b.jsonl");
+    let record = |verdict: &str| {
+        format!(
+            r#"{{"game":"canfield","deal":7,"verdict":"{verdict}","limit":null,"moves":null,"nodes":5,"seconds":0.1}}"#
+        ) + "\n"
+    };
+    std::fs::write(&a, record("won")).expect("write");
+    std::fs::write(&b, record("lost")).expect("write");
+    let error = fails(&["stats", "merge", &a, &b]);
+    assert!(error.contains("deal 7 of canfield"), "{error}");
+}
+
+#[test]
+fn stats_refuses_bad_deals_and_shards() {
+    for (flag, value, words) in [
+        ("--deals", "10..1", "the first deal is after the last"),
+        ("--deals", "0..5", "0 is not a deal"),
+        ("--deals", "many", "expected deal numbers"),
+        ("--shard", "3/2", "1 ≤ I ≤ N"),
+        ("--shard", "half", "expected a shard I/N"),
+    ] {
+        let mut args = vec![
+            "stats",
+            "fortunes-favor",
+            "--deals",
+            "1..3",
+            "--out",
+            "never.jsonl",
+        ];
+        if flag == "--deals" {
+            args[3] = value;
+        } else {
+            args.extend([flag, value]);
+        }
+        let error = fails(&args);
+        assert!(error.contains(flag), "{error}");
+        assert!(error.contains(words), "{error}");
+    }
+}
+
+#[test]
+fn stats_plots_an_svg_chart() {
+    let svg = temp("rates.svg");
+    let out = temp("plot-{game}.jsonl");
+    ok(&[
+        "stats",
+        "fortunes-favor",
+        "--deals",
+        "1..4",
+        "--time-limit",
+        "1",
+        "--memory",
+        "64",
+        "--out",
+        &out,
+        "--plot",
+        &svg,
+    ]);
+    let text = std::fs::read_to_string(&svg).expect("an SVG file");
+    assert!(text.starts_with("<svg"), "{text}");
+    assert!(text.contains("fortunes-favor"), "{text}");
+    assert!(text.contains("Win rate (%)"), "{text}");
+    assert!(text.trim_end().ends_with("</svg>"));
+    assert!(PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("plot-fortunes-favor.jsonl")
+        .exists());
+}
