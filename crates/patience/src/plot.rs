@@ -9,15 +9,20 @@ use patience_solver::stats::Summary;
 const PLOT_HEIGHT: f64 = 300.0;
 /// Width given to each game.
 const SLOT: f64 = 90.0;
+/// The narrowest chart, so that the title and the note under it fit.
+const MIN_WIDTH: f64 = 620.0;
 /// Margins around the plotting area: left, right, top, bottom.
 const LEFT: f64 = 80.0;
 const RIGHT: f64 = 30.0;
-const TOP: f64 = 70.0;
+const TOP: f64 = 80.0;
 const BOTTOM: f64 = 110.0;
 
 /// The chart of these games' win rates, with `title` above it, as the text of an SVG file.
 pub fn win_rates(summaries: &[Summary], title: &str) -> String {
-    let width = LEFT + RIGHT + SLOT * summaries.len().max(1) as f64;
+    let games = summaries.len().max(1) as f64;
+    let width = (LEFT + RIGHT + SLOT * games).max(MIN_WIDTH);
+    // The games' slots, centred in the plotting area.
+    let first_slot = LEFT + (width - LEFT - RIGHT - SLOT * games) / 2.0;
     let height = TOP + PLOT_HEIGHT + BOTTOM;
     let y = |rate: f64| TOP + PLOT_HEIGHT * (1.0 - rate.clamp(0.0, 1.0));
     let mut svg = String::new();
@@ -74,7 +79,7 @@ pub fn win_rates(summaries: &[Summary], title: &str) -> String {
         height - 12.0
     );
     for (i, summary) in summaries.iter().enumerate() {
-        let cx = LEFT + SLOT * (i as f64 + 0.5);
+        let cx = first_slot + SLOT * (i as f64 + 0.5);
         let rate = &summary.win_rate;
         let top = y(rate.point);
         let _ = writeln!(
@@ -101,8 +106,9 @@ pub fn win_rates(summaries: &[Summary], title: &str) -> String {
         );
         let _ = writeln!(
             svg,
-            r##"<text x="{cx}" y="{}" text-anchor="middle" font-size="11">{:.1} %</text>"##,
-            high - 6.0,
+            r##"<text x="{}" y="{}" text-anchor="start" font-size="11">{:.1} %</text>"##,
+            cx + 5.0,
+            top - 4.0,
             rate.point * 100.0
         );
         let label_y = TOP + PLOT_HEIGHT + 16.0;
