@@ -1,0 +1,166 @@
+//! Helpers the solver's integration tests share: reduced-pack rule files, and replaying a line of moves through
+//! the rules engine's checked `play`.
+#![allow(dead_code)]
+
+use patience_core::{Move, Position, RuleSet};
+use patience_solver::{Report, Verdict};
+
+/// A reduced-pack rule file (5 to 8 ranks, 20 to 32 cards) for each built-in game and variant, by the built-in id.
+/// Each keeps its game's rules and shrinks only the pack and the layout: see the comment at the top of each file.
+pub const REDUCED: &[(&str, &str)] = &[
+    (
+        "four-seasons",
+        include_str!("../fixtures/reduced/four-seasons.toml"),
+    ),
+    (
+        "florentine",
+        include_str!("../fixtures/reduced/florentine.toml"),
+    ),
+    (
+        "simplicity",
+        include_str!("../fixtures/reduced/simplicity.toml"),
+    ),
+    (
+        "fortunes-favor",
+        include_str!("../fixtures/reduced/fortunes-favor.toml"),
+    ),
+    (
+        "canfield",
+        include_str!("../fixtures/reduced/canfield.toml"),
+    ),
+    (
+        "canfield-foster",
+        include_str!("../fixtures/reduced/canfield-foster.toml"),
+    ),
+    (
+        "canfield-solo",
+        include_str!("../fixtures/reduced/canfield-solo.toml"),
+    ),
+    (
+        "selective-canfield",
+        include_str!("../fixtures/reduced/selective-canfield.toml"),
+    ),
+    (
+        "chameleon",
+        include_str!("../fixtures/reduced/chameleon.toml"),
+    ),
+    (
+        "storehouse",
+        include_str!("../fixtures/reduced/storehouse.toml"),
+    ),
+    ("gate", include_str!("../fixtures/reduced/gate.toml")),
+    (
+        "canfield-pysol",
+        include_str!("../fixtures/reduced/canfield-pysol.toml"),
+    ),
+    (
+        "canfield-any-run",
+        include_str!("../fixtures/reduced/canfield-any-run.toml"),
+    ),
+    (
+        "chameleon-pysol",
+        include_str!("../fixtures/reduced/chameleon-pysol.toml"),
+    ),
+    (
+        "fortunes-favor-no-redeal",
+        include_str!("../fixtures/reduced/fortunes-favor-no-redeal.toml"),
+    ),
+    (
+        "florentine-pysol",
+        include_str!("../fixtures/reduced/florentine-pysol.toml"),
+    ),
+    (
+        "gate-pysol",
+        include_str!("../fixtures/reduced/gate-pysol.toml"),
+    ),
+    (
+        "storehouse-pysol",
+        include_str!("../fixtures/reduced/storehouse-pysol.toml"),
+    ),
+    ("rainbow", include_str!("../fixtures/reduced/rainbow.toml")),
+    (
+        "superior-canfield",
+        include_str!("../fixtures/reduced/superior-canfield.toml"),
+    ),
+];
+
+/// The reduced-pack rule set made from the built-in game `id`.
+pub fn reduced(id: &str) -> RuleSet {
+    let (_, text) = REDUCED
+        .iter()
+        .find(|(name, _)| *name == id)
+        .unwrap_or_else(|| panic!("no reduced rule file for {id}"));
+    RuleSet::from_toml(&format!("fixtures/reduced/{id}.toml"), text)
+        .unwrap_or_else(|e| panic!("reduced rule file for {id}: {e}"))
+}
+
+/// Plays `line` from `start` with the checked [`Position::play`]; the position reached, or which move was refused
+/// and why.
+pub fn replay(rules: &RuleSet, start: &Position, line: &[Move]) -> Result<Position, String> {
+    let mut position = *start;
+    for (i, &mv) in line.iter().enumerate() {
+        position
+            .play(rules, mv)
+            .map_err(|e| format!("move {} of {} ({mv}) is refused: {e}", i + 1, line.len()))?;
+    }
+    Ok(position)
+}
+
+/// Checks that a won verdict's line replays to a won position; `Ok` for any other verdict.
+pub fn check_line(rules: &RuleSet, start: &Position, report: &Report) -> Result<(), String> {
+    let Verdict::Won(line) = &report.verdict else {
+        return Ok(());
+    };
+    let end = replay(rules, start, line)?;
+    if end.is_won() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the line of {} moves ends with {} cards on the foundations, not won",
+            line.len(),
+            end.foundation_cards()
+        ))
+    }
+}
+
+/// A short name for a verdict, for messages and tallies.
+pub fn kind(verdict: &Verdict) -> &'static str {
+    match verdict {
+        Verdict::Won(_) => "won",
+        Verdict::Lost => "lost",
+        Verdict::Unknown(_) => "unknown",
+    }
+}
+
+/// The position after `moves` legal moves chosen at random (by a fixed generator seeded with `seed`) from
+/// `start`; fewer if a position has no legal move. Draws are chosen less often than other moves, so that the game
+/// gets on.
+pub fn random_walk(rules: &RuleSet, start: &Position, moves: usize, seed: u64) -> Position {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut position = *start;
+    for _ in 0..moves {
+        let legal = position.legal_moves(rules);
+        let others: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| !m.is_stock_move())
+            .collect();
+        let pool = if others.is_empty() || next() % 4 == 0 {
+            &legal
+        } else {
+            &others
+        };
+        if pool.is_empty() {
+            break;
+        }
+        let mv = pool[(next() % pool.len() as u64) as usize];
+        position.apply(rules, mv);
+    }
+    position
+}
