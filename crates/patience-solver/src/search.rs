@@ -156,6 +156,9 @@ impl Search<'_> {
         if root.is_won() {
             return Verdict::Won(Vec::new());
         }
+        if let Some(limit) = self.limit_reached(limits, cancel, start) {
+            return Verdict::Unknown(limit);
+        }
         if self.table.insert(self.shape.key(root)).is_err() {
             return Verdict::Unknown(Limit::Memory);
         }
@@ -176,6 +179,9 @@ impl Search<'_> {
             frame.next += 1;
             let mut child = frame.position;
             child.apply(self.rules, mv);
+            if limits.nodes.is_some_and(|n| self.nodes >= n) {
+                return Verdict::Unknown(Limit::Nodes);
+            }
             self.nodes += 1;
             if self.nodes % CHECK_EVERY == 0 {
                 if let Some(limit) = self.limit_reached(limits, cancel, start) {
@@ -228,9 +234,6 @@ impl Search<'_> {
     fn limit_reached(&self, limits: &Limits, cancel: &AtomicBool, start: Instant) -> Option<Limit> {
         if cancel.load(Ordering::Relaxed) {
             return Some(Limit::Cancelled);
-        }
-        if limits.nodes.is_some_and(|n| self.nodes >= n) {
-            return Some(Limit::Nodes);
         }
         if limits.time.is_some_and(|t| start.elapsed() >= t) {
             return Some(Limit::Time);

@@ -39,17 +39,22 @@ pub(crate) struct Full;
 impl Table {
     /// A table that never takes more than `budget_bytes` for its slots.
     pub(crate) fn new(budget_bytes: usize) -> Table {
-        // The set grows by doubling a power-of-two number of slots, filled to 7/8 at most: keep the largest
-        // such size that fits the budget.
-        let slots = (budget_bytes / BYTES_PER_SLOT).max(16);
+        // The set grows by doubling a power-of-two number of slots (4 at least), filled to 7/8 from 8 slots on
+        // and to all but one below: keep the largest such size that fits the budget.
+        let slots = budget_bytes / BYTES_PER_SLOT;
         let slots = if slots.is_power_of_two() {
             slots
         } else {
             slots.next_power_of_two() / 2
         };
+        let max_keys = match slots {
+            0..=3 => 0,
+            4..=7 => slots - 1,
+            _ => slots / 8 * 7,
+        };
         Table {
             keys: HashSet::default(),
-            max_keys: slots / 8 * 7,
+            max_keys,
         }
     }
 

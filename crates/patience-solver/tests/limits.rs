@@ -26,8 +26,6 @@ fn a_node_limit_stops_the_search() {
 }
 
 #[test]
-#[ignore = "bug: the node limit is only looked at every 4096 nodes (search.rs CHECK_EVERY), so a search with \
-            `nodes: Some(10)` expands 4096 positions before it stops, 4086 more than the limit allows"]
 fn a_node_limit_is_never_exceeded() {
     let (rules, position) = hard();
     let limits = Limits {
@@ -128,8 +126,6 @@ fn the_table_keeps_to_its_budget_whatever_the_verdict() {
 }
 
 #[test]
-#[ignore = "bug: table.rs gives the table at least 16 slots (`.max(16)`), 272 bytes, whatever the budget: \
-            with memory_bytes = 64 the Report says table_bytes = 272"]
 fn the_table_keeps_to_a_budget_smaller_than_its_smallest_size() {
     let (rules, position) = hard();
     let limits = Limits {
