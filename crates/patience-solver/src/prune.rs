@@ -17,9 +17,26 @@
 //! used it, and L never puts a card on `c`. Every other pile and the stock are the same in both lines, so every
 //! other move of L is legal from P' at its turn, and the line ends with every card on the foundations.
 //!
+//! # Stock macro-moves
+//! Instead of one draw at a time, the search takes as one step "turn the stock until card X is on the waste, then
+//! play X", for every X the stock can bring up (through every redeal left; with unlimited redeals, through one
+//! whole pass after the first redeal, since the passes then repeat), beside the moves that do not touch the stock
+//! or the waste. The positions between the draws are never stored. Used when no space is filled by force from the
+//! waste or the stock.
+//!
+//! Proof. A draw or redeal touches only the stock and the waste, and whether it is allowed depends only on them.
+//! A move that touches neither (tableau, reserve or foundation to tableau or foundation, with the refills it
+//! forces, none of which comes from the waste or the stock by the condition) neither depends on them nor changes
+//! them. So a draw followed by such a move gives the same position as that move followed by the draw, and both
+//! orders are legal. Moving such moves before the draws, one swap at a time, turns any winning line into one in
+//! which every run of stock moves is followed by a move from the waste (a line never ends with a draw, since a
+//! draw wins nothing). Every step of that line is a step the search generates, so the search finds a win if there
+//! is one. The positions it stores are exact, so the transposition table stays sound.
+//!
 //! Rules (2) and (3) are why Canfield, Chameleon, Storehouse and Fortune's Favor get no safe moves: their forced
 //! refills would take a different reserve or waste card into the space. Rule (1) keeps it off Solo Canfield.
 
+use patience_core::rules::Source;
 use patience_core::{Card, Move, Pile, Position, Rank, RuleSet, Suit};
 
 /// The pruning a rule set allows, decided once before a search.
@@ -27,6 +44,8 @@ use patience_core::{Card, Move, Pile, Position, Rank, RuleSet, Suit};
 pub struct Pruning {
     /// Whether safe moves to the foundations are proved for this rule set (see the module documentation).
     pub safe_foundation_moves: bool,
+    /// Whether the stock is searched by macro-moves (see the module documentation).
+    pub stock_macros: bool,
 }
 
 impl Pruning {
@@ -35,6 +54,12 @@ impl Pruning {
         Pruning {
             safe_foundation_moves: !rules.foundations.cards_go_back
                 && rules.tableau.spaces.forced.is_empty(),
+            stock_macros: !rules
+                .tableau
+                .spaces
+                .forced
+                .iter()
+                .any(|s| matches!(s, Source::Waste | Source::Stock)),
         }
     }
 
@@ -42,6 +67,7 @@ impl Pruning {
     pub fn none() -> Pruning {
         Pruning {
             safe_foundation_moves: false,
+            stock_macros: false,
         }
     }
 

@@ -136,13 +136,21 @@ struct Search<'a> {
     nodes: u64,
 }
 
-/// One level of the depth-first search: a position, its moves in the order they are tried, and the move that
-/// led to it.
+/// One level of the depth-first search: a position, its steps in the order they are tried, and the step that
+/// led to it from the level below.
 struct Frame {
     position: Position,
-    moves: Vec<Move>,
+    steps: Vec<Step>,
     next: usize,
-    via: Option<Move>,
+    via: Option<Step>,
+}
+
+/// One edge of the search: turn the stock `draws` times (draws and redeals), then make `mv`. Without stock
+/// macro-moves `draws` is always 0 and `mv` may itself be a draw or a redeal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Step {
+    draws: u16,
+    mv: Move,
 }
 
 impl Search<'_> {
@@ -162,23 +170,23 @@ impl Search<'_> {
         if self.table.insert(self.shape.key(root)).is_err() {
             return Verdict::Unknown(Limit::Memory);
         }
-        // Frames above `depth` keep their move lists' allocations for reuse.
+        // Frames above `depth` keep their step lists' allocations for reuse.
         let mut frames: Vec<Frame> = Vec::new();
         let mut depth = 0;
         self.enter(&mut frames, depth, *root, None);
         loop {
             let frame = &mut frames[depth];
-            if frame.next == frame.moves.len() {
+            if frame.next == frame.steps.len() {
                 if depth == 0 {
                     return Verdict::Lost;
                 }
                 depth -= 1;
                 continue;
             }
-            let mv = frame.moves[frame.next];
+            let step = frame.steps[frame.next];
             frame.next += 1;
             let mut child = frame.position;
-            child.apply(self.rules, mv);
+            self.take(&mut child, step, |_| {});
             if limits.nodes.is_some_and(|n| self.nodes >= n) {
                 return Verdict::Unknown(Limit::Nodes);
             }
@@ -189,8 +197,15 @@ impl Search<'_> {
                 }
             }
             if child.is_won() {
-                let mut line: Vec<Move> = frames[1..=depth].iter().filter_map(|f| f.via).collect();
-                line.push(mv);
+                let mut line = Vec::new();
+                for level in 1..=depth {
+                    if let Some(via) = frames[level].via {
+                        let mut position = frames[level - 1].position;
+                        self.take(&mut position, via, |mv| line.push(mv));
+                    }
+                }
+                let mut position = frames[depth].position;
+                self.take(&mut position, step, |mv| line.push(mv));
                 return Verdict::Won(line);
             }
             match self.table.insert(self.shape.key(&child)) {
@@ -199,17 +214,30 @@ impl Search<'_> {
                 Err(_) => return Verdict::Unknown(Limit::Memory),
             }
             depth += 1;
-            self.enter(&mut frames, depth, child, Some(mv));
+            self.enter(&mut frames, depth, child, Some(step));
         }
     }
 
-    /// Puts `position` at `depth`, with its moves in search order: a safe move alone if there is one; otherwise
-    /// moves to the foundations first, the stock last.
-    fn enter(&self, frames: &mut Vec<Frame>, depth: usize, position: Position, via: Option<Move>) {
+    /// Makes a step on `position`, handing each move it makes, draws included, to `record`.
+    fn take(&self, position: &mut Position, step: Step, mut record: impl FnMut(Move)) {
+        for _ in 0..step.draws {
+            if let Some(stock) = position.stock_move(self.rules) {
+                position.apply(self.rules, stock);
+                record(stock);
+            }
+        }
+        position.apply(self.rules, step.mv);
+        record(step.mv);
+    }
+
+    /// Puts `position` at `depth`, with its steps in search order: a safe move alone if there is one; otherwise
+    /// the steps that turn the stock least come first (turning past a card can lose it for good), and among
+    /// steps that turn it equally, moves to the foundations first.
+    fn enter(&self, frames: &mut Vec<Frame>, depth: usize, position: Position, via: Option<Step>) {
         if frames.len() == depth {
             frames.push(Frame {
                 position,
-                moves: Vec::new(),
+                steps: Vec::new(),
                 next: 0,
                 via,
             });
@@ -218,17 +246,54 @@ impl Search<'_> {
         frame.position = position;
         frame.next = 0;
         frame.via = via;
-        frame.moves.clear();
-        if let Some(safe) = self.pruning.safe_move(self.rules, &position) {
-            frame.moves.push(safe);
+        frame.steps.clear();
+        if let Some(mv) = self.pruning.safe_move(self.rules, &position) {
+            frame.steps.push(Step { draws: 0, mv });
             return;
         }
-        position.for_each_legal_move(self.rules, |mv| frame.moves.push(mv));
-        frame.moves.sort_by_key(|mv| match (mv.from, mv.to) {
-            (_, Pile::Foundation(_)) => 0,
-            (Pile::Stock, _) | (_, Pile::Stock) => 2,
-            _ => 1,
+        let steps = &mut frame.steps;
+        if self.pruning.stock_macros && !position.choice_pending() {
+            position.for_each_legal_move(self.rules, |mv| {
+                if !mv.is_stock_move() {
+                    steps.push(Step { draws: 0, mv });
+                }
+            });
+            self.stock_plays(position, steps);
+        } else {
+            position.for_each_legal_move(self.rules, |mv| steps.push(Step { draws: 0, mv }));
+        }
+        steps.sort_by_key(|step| {
+            let rank = match (step.mv.from, step.mv.to) {
+                (_, Pile::Foundation(_)) => 0,
+                (Pile::Stock, _) | (_, Pile::Stock) => 2,
+                _ => 1,
+            };
+            (step.draws, rank)
         });
+    }
+
+    /// The plays of the waste's top card at every state the stock can be turned to from `position`: to the end
+    /// of the stock and through every redeal allowed; with unlimited redeals, through one whole pass after the
+    /// first redeal, after which the passes repeat.
+    fn stock_plays(&self, position: Position, steps: &mut Vec<Step>) {
+        let mut turned = position;
+        let mut draws = 0u16;
+        let mut unlimited_redeals = 0;
+        while let Some(stock) = turned.stock_move(self.rules) {
+            if stock.is_redeal() && turned.redeals_left().is_none() {
+                unlimited_redeals += 1;
+                if unlimited_redeals == 2 {
+                    break;
+                }
+            }
+            turned.apply(self.rules, stock);
+            draws += 1;
+            turned.for_each_legal_move(self.rules, |mv| {
+                if mv.from == Pile::Waste && !mv.is_stock_move() {
+                    steps.push(Step { draws, mv });
+                }
+            });
+        }
     }
 
     fn limit_reached(&self, limits: &Limits, cancel: &AtomicBool, start: Instant) -> Option<Limit> {

@@ -9,7 +9,7 @@ use patience_solver::{solve, solve_unpruned, solve_with_cancel, Limit, Limits, V
 /// A full Canfield deal that takes far more than a few thousand positions to decide.
 fn hard() -> (RuleSet, Position) {
     let rules = builtin::rules("canfield").expect("built-in Canfield");
-    let position = Position::deal(&rules, 1).expect("deal 1");
+    let position = Position::deal(&rules, 6).expect("deal 6");
     (rules, position)
 }
 
