@@ -231,8 +231,7 @@ impl Search<'_> {
     }
 
     /// Puts `position` at `depth`, with its steps in search order: a safe move alone if there is one; otherwise
-    /// the steps that turn the stock least come first (turning past a card can lose it for good), and among
-    /// steps that turn it equally, moves to the foundations first.
+    /// moves to the foundations and steps that turn the stock least first.
     fn enter(&self, frames: &mut Vec<Frame>, depth: usize, position: Position, via: Option<Step>) {
         if frames.len() == depth {
             frames.push(Frame {
@@ -262,13 +261,20 @@ impl Search<'_> {
         } else {
             position.for_each_legal_move(self.rules, |mv| steps.push(Step { draws: 0, mv }));
         }
+        // With unlimited redeals no card is lost by turning past it, so foundation moves lead wherever the
+        // stock stands; otherwise the nearest stock cards lead.
+        let cycling = position.redeals_left().is_none();
         steps.sort_by_key(|step| {
             let rank = match (step.mv.from, step.mv.to) {
                 (_, Pile::Foundation(_)) => 0,
                 (Pile::Stock, _) | (_, Pile::Stock) => 2,
                 _ => 1,
             };
-            (step.draws, rank)
+            if cycling {
+                (rank, step.draws)
+            } else {
+                (step.draws, rank)
+            }
         });
     }
 
