@@ -25,42 +25,88 @@ impl Position {
             emit(mv);
         }
         let reserve_empty = self.reserve_empty();
-        let mut single_sources = [Pile::Waste; 1 + crate::rules::MAX_RESERVE + 4];
-        let mut sources = 1;
+        self.single_card_moves(rules, Pile::Waste, reserve_empty, &mut emit);
         for i in 0..self.reserve_piles() as u8 {
-            single_sources[sources] = Pile::Reserve(i);
-            sources += 1;
+            self.single_card_moves(rules, Pile::Reserve(i), reserve_empty, &mut emit);
         }
         if rules.foundations.cards_go_back {
             for suit in 0..4 {
-                single_sources[sources] = Pile::Foundation(suit);
-                sources += 1;
+                self.single_card_moves(rules, Pile::Foundation(suit), reserve_empty, &mut emit);
             }
-        }
-        for &from in &single_sources[..sources] {
-            let Some(card) = self.top(from) else { continue };
-            if !matches!(from, Pile::Foundation(_))
-                && self.foundation_next(card.suit()) == Some(card)
-            {
-                emit(Move::new(from, Pile::Foundation(card.suit() as u8), 1));
-            }
-            self.tableau_targets(rules, from, card, 1, reserve_empty, &mut emit);
         }
         for p in 0..self.tableau_piles() as u8 {
-            let from = Pile::Tableau(p);
-            let pile = self.pile(from);
-            let Some(&top) = pile.last() else { continue };
-            let top = card_at(top);
-            if self.foundation_next(top.suit()) == Some(top) {
-                emit(Move::new(from, Pile::Foundation(top.suit() as u8), 1));
+            self.tableau_moves(rules, Pile::Tableau(p), reserve_empty, &mut emit);
+        }
+    }
+
+    /// Hands every legal move of cards from `from` to `emit` (for the stock, the draw or redeal), in the order
+    /// [`Position::for_each_legal_move`] gives them.
+    pub fn for_each_legal_move_from(
+        &self,
+        rules: &RuleSet,
+        from: Pile,
+        mut emit: impl FnMut(Move),
+    ) {
+        if self.choice_pending() {
+            if let (Pile::Choice(_), Some(card)) = (from, self.top(from)) {
+                emit(Move::new(from, Pile::Foundation(card.suit() as u8), 1));
             }
-            let mut counts = self.movable_counts(rules, from);
-            while counts != 0 {
-                let count = counts.trailing_zeros() as usize;
-                counts &= counts - 1;
-                let card = card_at(pile[pile.len() - count]);
-                self.tableau_targets(rules, from, card, count, reserve_empty, &mut emit);
+            return;
+        }
+        let reserve_empty = self.reserve_empty();
+        match from {
+            Pile::Stock | Pile::Waste => {
+                if let Some(mv) = self.stock_move(rules).filter(|mv| mv.from == from) {
+                    emit(mv);
+                }
+                if from == Pile::Waste {
+                    self.single_card_moves(rules, from, reserve_empty, &mut emit);
+                }
             }
+            Pile::Reserve(_) => self.single_card_moves(rules, from, reserve_empty, &mut emit),
+            Pile::Foundation(_) if rules.foundations.cards_go_back => {
+                self.single_card_moves(rules, from, reserve_empty, &mut emit)
+            }
+            Pile::Tableau(_) => self.tableau_moves(rules, from, reserve_empty, &mut emit),
+            Pile::Foundation(_) | Pile::Choice(_) => {}
+        }
+    }
+
+    /// The moves of the top card of a waste, reserve or foundation pile.
+    fn single_card_moves(
+        &self,
+        rules: &RuleSet,
+        from: Pile,
+        reserve_empty: bool,
+        emit: &mut impl FnMut(Move),
+    ) {
+        let Some(card) = self.top(from) else { return };
+        if !matches!(from, Pile::Foundation(_)) && self.foundation_next(card.suit()) == Some(card) {
+            emit(Move::new(from, Pile::Foundation(card.suit() as u8), 1));
+        }
+        self.tableau_targets(rules, from, card, 1, reserve_empty, emit);
+    }
+
+    /// The moves of cards from a tableau pile.
+    fn tableau_moves(
+        &self,
+        rules: &RuleSet,
+        from: Pile,
+        reserve_empty: bool,
+        emit: &mut impl FnMut(Move),
+    ) {
+        let pile = self.pile(from);
+        let Some(&top) = pile.last() else { return };
+        let top = card_at(top);
+        if self.foundation_next(top.suit()) == Some(top) {
+            emit(Move::new(from, Pile::Foundation(top.suit() as u8), 1));
+        }
+        let mut counts = self.movable_counts(rules, from);
+        while counts != 0 {
+            let count = counts.trailing_zeros() as usize;
+            counts &= counts - 1;
+            let card = card_at(pile[pile.len() - count]);
+            self.tableau_targets(rules, from, card, count, reserve_empty, emit);
         }
     }
 

@@ -60,6 +60,13 @@ fn random_play(rules: &RuleSet, number: u64, choices: &[u32]) -> Result<(), Test
         p.legal_moves_into(rules, &mut moves);
         let distinct: HashSet<_> = moves.iter().collect();
         prop_assert_eq!(distinct.len(), moves.len(), "a move given twice");
+        // The moves from each pile are the legal moves from that pile, in the same order.
+        for from in p.piles().chain((0..4).map(Pile::Foundation)) {
+            let mut from_pile = Vec::new();
+            p.for_each_legal_move_from(rules, from, |mv| from_pile.push(mv));
+            let filtered: Vec<Move> = moves.iter().copied().filter(|mv| mv.from == from).collect();
+            prop_assert_eq!(from_pile, filtered, "moves from {}", from);
+        }
         if moves.is_empty() {
             prop_assert!(p.is_won() || p.is_stuck(rules), "no moves but not stuck");
             break;

@@ -294,8 +294,8 @@ impl Search<'_> {
             }
             turned.apply(self.rules, stock);
             draws += 1;
-            turned.for_each_legal_move(self.rules, |mv| {
-                if mv.from == Pile::Waste && !mv.is_stock_move() {
+            turned.for_each_legal_move_from(self.rules, Pile::Waste, |mv| {
+                if !mv.is_stock_move() {
                     steps.push(Step { draws, mv });
                 }
             });
