@@ -210,6 +210,9 @@ pub struct StatsArgs {
     /// Draw the win rates with their intervals as an SVG chart into this file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Print the summary as a Markdown table, one row a game (for the README's figures).
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
 }
 
 /// Subcommands of `patience stats`.

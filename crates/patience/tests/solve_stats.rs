@@ -340,3 +340,35 @@ fn stats_plots_an_svg_chart() {
         .join("plot-fortunes-favor.jsonl")
         .exists());
 }
+
+#[test]
+fn stats_prints_a_markdown_table_a_row_a_game() {
+    let out = temp("table-{game}.jsonl");
+    let printed = ok(&[
+        "stats",
+        "fortunes-favor",
+        "florentine",
+        "--deals",
+        "1..3",
+        "--time-limit",
+        "1",
+        "--memory",
+        "64",
+        "--out",
+        &out,
+        "--markdown",
+    ]);
+    let text = String::from_utf8(printed.stdout).expect("UTF-8");
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| ---"))
+        .collect();
+    assert_eq!(rows.len(), 3, "a header and a row a game:\n{text}");
+    assert!(rows[0].contains("95 % interval"), "{text}");
+    assert!(
+        rows[1].starts_with("| Fortune's Favor (fortunes-favor) | 3 | 0 | 0 |"),
+        "{text}"
+    );
+    assert!(rows[2].contains("(florentine)"), "{text}");
+    assert!(text.starts_with("Deals 1..3, 1 s a deal"), "{text}");
+}

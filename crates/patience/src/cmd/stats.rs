@@ -187,6 +187,14 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
             thoughtful: true,
         });
     }
+    if args.markdown {
+        return output::print(&summary_table(
+            &summaries,
+            &names,
+            &range.to_string(),
+            &limits,
+        ));
+    }
     let shard_words = if shard == Shard::WHOLE {
         String::new()
     } else {
@@ -359,6 +367,34 @@ fn summary_text(summary: &Summary, name: &str, file: Option<&str>) -> String {
     ));
     if let Some(file) = file {
         text.push_str(&format!("  results in {file}\n"));
+    }
+    text
+}
+
+/// The summaries as a Markdown table, with a line saying what was run.
+fn summary_table(summaries: &[Summary], names: &[String], range: &str, limits: &Limits) -> String {
+    let limit = limits.time.map_or("no time limit".to_string(), |t| {
+        format!("{} s a deal", t.as_secs_f64())
+    });
+    let mut text = format!(
+        "Deals {range}, {limit}; the win rate counts unknown deals as lost, and the interval is the conservative 95 % interval.\n\n\
+         | game | won | lost | unknown | win rate | 95 % interval | mean time | median time | max time |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+    );
+    for (summary, name) in summaries.iter().zip(names) {
+        let rate = &summary.win_rate;
+        text.push_str(&format!(
+            "| {name} | {} | {} | {} | {:.1} % | {:.1} – {:.1} % | {:.3} s | {:.3} s | {:.3} s |\n",
+            summary.won,
+            summary.lost,
+            summary.unknown,
+            rate.point * 100.0,
+            rate.interval.low * 100.0,
+            rate.interval.high * 100.0,
+            summary.seconds.mean,
+            summary.seconds.median,
+            summary.seconds.max,
+        ));
     }
     text
 }
