@@ -3,19 +3,28 @@
 //! # Safe moves to the foundations
 //! A card `c` goes to its foundation at once, as the only move searched from that position, when:
 //! 1. foundation cards never come back (`cards_go_back = false`);
-//! 2. no space is ever filled by force (`spaces.forced` is empty);
-//! 3. `c` is the top card of a tableau pile or of a reserve pile (never the waste: with a draw of three, taking a
-//!    waste card changes which cards later draws turn up, and the stock is not a free reserve);
+//! 2. the sources that fill spaces by force, taken together, never gain a card once they are all empty: each is
+//!    the reserve, or the list holds both the waste and the stock (cards only leave the pair; a redeal moves them
+//!    within it). A list with the waste but not the stock fails (a draw refills the waste), and so does one with
+//!    the stock but not the waste (a redeal refills the stock);
+//! 3. `c` is the top card of a tableau pile or of a reserve pile, never the waste (with a draw of three, taking a
+//!    waste card changes which cards later draws turn up: the stock is not a free reserve); and when any space is
+//!    filled by force, `c` lies on a tableau pile of two cards or more;
 //! 4. every card that could be built on `c` in the tableau is already on the foundations.
 //!
 //! Proof. Take any winning line L from position P, and let P' be P with `c` on its foundation. Play L from P',
-//! leaving out the moves that move `c` (it must reach its foundation in L, since L wins). By (4) no move of L puts
-//! a card on `c`, and by (1) none takes a card off the foundations, so `c` is never under another card. A move of
-//! L that moves a run with `c` on top moves the same run less `c` from P', which the same rule allows: it is
-//! still a run, a whole pile is still a whole pile, and its bottom card is the same. Where `c` lay alone in a
-//! pile, P' has a space; since (2) nothing fills a space by force, that space stays empty until L would have
-//! used it, and L never puts a card on `c`. Every other pile and the stock are the same in both lines, so every
-//! other move of L is legal from P' at its turn, and the line ends with every card on the foundations.
+//! leaving out the moves that move `c` alone (it must reach its foundation in L, since L wins). By (4) no move of
+//! L puts a card on `c`, and by (1) none takes a card off the foundations, so `c` stays on top of whatever pile
+//! holds it. A move of L that moves a run with `c` on top moves the same run less `c` from P', which the same rule
+//! allows: it is still a run, a whole pile is still a whole pile, and its bottom card is the same; both lines
+//! leave the same source behind, so the same refills follow. The piles of the two lines then differ only by `c`
+//! on top of one pile, which hides nothing L uses, so every other move of L is legal from P' at its turn —
+//! unless the difference is a pile that L holds as `c` alone and P' holds empty, because a forced fill could then
+//! put a card into that space in P' and not in L. That happens only in two ways. Either `c` lay alone in a pile
+//! at P, which (3) allows only when no space is filled by force; or L moved `c` alone into a space, which L could
+//! do only while every forced source was empty (or the space would have been filled), and by (2) they stay empty,
+//! so no forced fill happens in either line. A `c` moved alone from a pile of two or more leaves a card behind in
+//! both lines, and cards under `c` never move without it. So L, less the moves of `c`, wins from P'.
 //!
 //! # Stock macro-moves
 //! Instead of one draw at a time, the search takes as one step "turn the stock until card X is on the waste, then
@@ -33,8 +42,9 @@
 //! draw wins nothing). Every step of that line is a step the search generates, so the search finds a win if there
 //! is one. The positions it stores are exact, so the transposition table stays sound.
 //!
-//! Rules (2) and (3) are why Canfield, Chameleon, Storehouse and Fortune's Favor get no safe moves: their forced
-//! refills would take a different reserve or waste card into the space. Rule (1) keeps it off Solo Canfield.
+//! In Canfield, Chameleon, Storehouse and Fortune's Favor, then, only cards on piles of two or more are played at
+//! once (a reserve card could go to a space by force, where P' would send the next one); PySolFC's Gate, whose
+//! spaces take the waste by force but not the stock, gets none; rule (1) keeps them off Solo Canfield.
 
 use patience_core::rules::Source;
 use patience_core::{Card, Move, Pile, Position, Rank, RuleSet, Suit};
@@ -44,6 +54,8 @@ use patience_core::{Card, Move, Pile, Position, Rank, RuleSet, Suit};
 pub struct Pruning {
     /// Whether safe moves to the foundations are proved for this rule set (see the module documentation).
     pub safe_foundation_moves: bool,
+    /// Whether some space is filled by force, so that a safe move must come from a tableau pile of two or more.
+    pub forced_fills: bool,
     /// Whether the stock is searched by macro-moves (see the module documentation).
     pub stock_macros: bool,
 }
@@ -51,9 +63,12 @@ pub struct Pruning {
 impl Pruning {
     /// The pruning proved safe for these rules.
     pub fn for_rules(rules: &RuleSet) -> Pruning {
+        let forced = &rules.tableau.spaces.forced;
+        let forced_never_refill =
+            forced.contains(&Source::Waste) == forced.contains(&Source::Stock);
         Pruning {
-            safe_foundation_moves: !rules.foundations.cards_go_back
-                && rules.tableau.spaces.forced.is_empty(),
+            safe_foundation_moves: !rules.foundations.cards_go_back && forced_never_refill,
+            forced_fills: !forced.is_empty(),
             stock_macros: !rules
                 .tableau
                 .spaces
@@ -67,6 +82,7 @@ impl Pruning {
     pub fn none() -> Pruning {
         Pruning {
             safe_foundation_moves: false,
+            forced_fills: false,
             stock_macros: false,
         }
     }
@@ -77,8 +93,17 @@ impl Pruning {
             return None;
         }
         let tableau = (0..position.tableau_piles() as u8).map(Pile::Tableau);
-        let reserve = (0..position.reserve_piles() as u8).map(Pile::Reserve);
+        let reserve_piles = if self.forced_fills {
+            0
+        } else {
+            position.reserve_piles() as u8
+        };
+        let reserve = (0..reserve_piles).map(Pile::Reserve);
+        let least = if self.forced_fills { 2 } else { 1 };
         tableau.chain(reserve).find_map(|from| {
+            if matches!(from, Pile::Tableau(_)) && position.len(from) < least {
+                return None;
+            }
             let card = position.top(from)?;
             (position.foundation_next(card.suit()) == Some(card)
                 && nothing_builds_on(rules, position, card))
