@@ -9,7 +9,8 @@ use std::time::Instant;
 
 use patience_core::{builtin, Move, Position, RuleSet};
 
-/// Moves to measure in one run of one game.
+/// Moves to measure in one run of one game, unless `PATIENCE_BENCH_MOVES` says otherwise (a small number lets
+/// `valgrind --tool=callgrind` count instructions, which a shared machine's noise does not change).
 const MOVES_PER_RUN: u64 = 2_000_000;
 /// Runs per game; the median is reported.
 const RUNS: usize = 5;
@@ -18,6 +19,10 @@ const STEPS_PER_DEAL: usize = 200;
 
 fn main() {
     // `cargo bench -p patience-core --bench moves -- canfield gate` measures only those games.
+    let moves_per_run = std::env::var("PATIENCE_BENCH_MOVES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(MOVES_PER_RUN);
     let wanted: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
@@ -27,7 +32,9 @@ fn main() {
         if !wanted.is_empty() && !wanted.contains(&rules.id) {
             continue;
         }
-        let mut rates: Vec<f64> = (0..RUNS).map(|run| measure(rules, run as u64)).collect();
+        let mut rates: Vec<f64> = (0..RUNS)
+            .map(|run| measure(rules, run as u64, moves_per_run))
+            .collect();
         rates.sort_by(f64::total_cmp);
         let median = rates[RUNS / 2];
         println!("{:<26} {:>14.0} {:>14.1}", rules.id, median, 1e9 / median);
@@ -35,13 +42,13 @@ fn main() {
 }
 
 /// One run: moves per second.
-fn measure(rules: &RuleSet, seed: u64) -> f64 {
+fn measure(rules: &RuleSet, seed: u64, moves_per_run: u64) -> f64 {
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut moves: Vec<Move> = Vec::with_capacity(64);
     let mut counted = 0u64;
     let mut deal = 1 + seed * 100_000;
     let start = Instant::now();
-    while counted < MOVES_PER_RUN {
+    while counted < moves_per_run {
         let Ok(mut position) = Position::deal(rules, deal) else {
             break;
         };

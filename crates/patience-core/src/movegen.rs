@@ -3,7 +3,19 @@
 use crate::card::{Card, Rank, Suit};
 use crate::moves::Move;
 use crate::position::{Pile, Position};
-use crate::rules::{Build, Moves, RankOrder, Redeals, RuleSet, Source};
+use crate::rules::{Build, Moves, RankOrder, Redeals, RuleSet, Source, MAX_TABLEAU};
+
+/// What each tableau pile takes, worked out once for a round of move generation.
+struct Targets {
+    /// Each pile's length.
+    len: [u8; MAX_TABLEAU],
+    /// For each card (by index), the non-empty piles whose top card it may be built on, as a bit set.
+    onto: [u16; 52],
+    /// The empty piles, as a bit set.
+    spaces: u16,
+    /// Whether every reserve pile is empty (which may change what fills a space).
+    reserve_empty: bool,
+}
 
 impl Position {
     /// Hands every legal move to `emit`, allocating nothing. Moves that change nothing (a whole pile into a
@@ -24,18 +36,18 @@ impl Position {
         if let Some(mv) = self.stock_move(rules) {
             emit(mv);
         }
-        let reserve_empty = self.reserve_empty();
-        self.single_card_moves(rules, Pile::Waste, reserve_empty, &mut emit);
+        let targets = self.targets(rules);
+        self.single_card_moves(rules, Pile::Waste, &targets, &mut emit);
         for i in 0..self.reserve_piles() as u8 {
-            self.single_card_moves(rules, Pile::Reserve(i), reserve_empty, &mut emit);
+            self.single_card_moves(rules, Pile::Reserve(i), &targets, &mut emit);
         }
         if rules.foundations.cards_go_back {
             for suit in 0..4 {
-                self.single_card_moves(rules, Pile::Foundation(suit), reserve_empty, &mut emit);
+                self.single_card_moves(rules, Pile::Foundation(suit), &targets, &mut emit);
             }
         }
         for p in 0..self.tableau_piles() as u8 {
-            self.tableau_moves(rules, Pile::Tableau(p), reserve_empty, &mut emit);
+            self.tableau_moves(rules, Pile::Tableau(p), &targets, &mut emit);
         }
     }
 
@@ -53,21 +65,21 @@ impl Position {
             }
             return;
         }
-        let reserve_empty = self.reserve_empty();
+        let targets = self.targets(rules);
         match from {
             Pile::Stock | Pile::Waste => {
                 if let Some(mv) = self.stock_move(rules).filter(|mv| mv.from == from) {
                     emit(mv);
                 }
                 if from == Pile::Waste {
-                    self.single_card_moves(rules, from, reserve_empty, &mut emit);
+                    self.single_card_moves(rules, from, &targets, &mut emit);
                 }
             }
-            Pile::Reserve(_) => self.single_card_moves(rules, from, reserve_empty, &mut emit),
+            Pile::Reserve(_) => self.single_card_moves(rules, from, &targets, &mut emit),
             Pile::Foundation(_) if rules.foundations.cards_go_back => {
-                self.single_card_moves(rules, from, reserve_empty, &mut emit)
+                self.single_card_moves(rules, from, &targets, &mut emit)
             }
-            Pile::Tableau(_) => self.tableau_moves(rules, from, reserve_empty, &mut emit),
+            Pile::Tableau(_) => self.tableau_moves(rules, from, &targets, &mut emit),
             Pile::Foundation(_) | Pile::Choice(_) => {}
         }
     }
@@ -77,14 +89,14 @@ impl Position {
         &self,
         rules: &RuleSet,
         from: Pile,
-        reserve_empty: bool,
+        targets: &Targets,
         emit: &mut impl FnMut(Move),
     ) {
         let Some(card) = self.top(from) else { return };
         if !matches!(from, Pile::Foundation(_)) && self.foundation_next(card.suit()) == Some(card) {
             emit(Move::new(from, Pile::Foundation(card.suit() as u8), 1));
         }
-        self.tableau_targets(rules, from, card, 1, reserve_empty, emit);
+        self.tableau_targets(rules, from, card, 1, targets, emit);
     }
 
     /// The moves of cards from a tableau pile.
@@ -92,7 +104,7 @@ impl Position {
         &self,
         rules: &RuleSet,
         from: Pile,
-        reserve_empty: bool,
+        targets: &Targets,
         emit: &mut impl FnMut(Move),
     ) {
         let pile = self.pile(from);
@@ -106,7 +118,7 @@ impl Position {
             let count = counts.trailing_zeros() as usize;
             counts &= counts - 1;
             let card = card_at(pile[pile.len() - count]);
-            self.tableau_targets(rules, from, card, count, reserve_empty, emit);
+            self.tableau_targets(rules, from, card, count, targets, emit);
         }
     }
 
@@ -138,22 +150,18 @@ impl Position {
     }
 
     /// The counts of cards that may move from a tableau pile to another pile, as a bit set (bit `k` for `k`
-    /// cards).
+    /// cards). Every tableau pile is a run: the deal puts one card on each, every move builds by the rule, and a
+    /// position read from JSON is refused otherwise; so any number of top cards is a run.
     pub(crate) fn movable_counts(&self, rules: &RuleSet, from: Pile) -> u64 {
         let len = self.len(from);
         if len == 0 {
             return 0;
         }
-        let run = || self.run_length(rules, from);
-        let whole = |run: usize| if run == len { 1u64 << len } else { 0 };
         let mut counts = match rules.tableau.moves {
             Moves::Top => 1 << 1,
-            Moves::WholePile => whole(run()),
-            Moves::TopOrWhole => (1 << 1) | whole(run()),
-            Moves::AnyRun => {
-                let run = run();
-                ((1u64 << (run + 1)) - 1) & !1
-            }
+            Moves::WholePile => 1 << len,
+            Moves::TopOrWhole => (1 << 1) | (1 << len),
+            Moves::AnyRun => ((1u64 << (len + 1)) - 1) & !1,
         };
         if rules.tableau.top_card_from_piles_of == Some(len as u8) {
             counts |= 1 << 1;
@@ -202,31 +210,82 @@ impl Position {
         }
     }
 
-    /// Emits the moves of `count` cards (bottom card `card`) from `from` to each tableau pile that takes them.
+    /// What each tableau pile takes now, for one round of move generation.
+    fn targets(&self, rules: &RuleSet) -> Targets {
+        let (len, top) = self.tableau_tops();
+        let mut onto = [0u16; 52];
+        let mut spaces = 0u16;
+        for t in 0..self.tableau_piles() {
+            if len[t] == 0 {
+                spaces |= 1 << t;
+                continue;
+            }
+            let mut cards = self.cards_built_on(rules, card_at(top[t]));
+            while cards != 0 {
+                onto[cards.trailing_zeros() as usize] |= 1 << t;
+                cards &= cards - 1;
+            }
+        }
+        Targets {
+            len,
+            onto,
+            spaces,
+            reserve_empty: self.reserve_empty(),
+        }
+    }
+
+    /// The cards that may be built on `onto` in the tableau, as a bit set by card index.
+    fn cards_built_on(&self, rules: &RuleSet, onto: Card) -> u64 {
+        let ranks = self.ranks();
+        let upper = onto.rank().index();
+        let lower = match (rules.tableau.order, self.base_rank()) {
+            (RankOrder::Circular, _) => Some(if upper == 0 { ranks - 1 } else { upper - 1 }),
+            (RankOrder::FromBase, Some(base)) if upper == base.index() => None,
+            (RankOrder::FromBase, Some(_)) => Some(if upper == 0 { ranks - 1 } else { upper - 1 }),
+            (RankOrder::Natural | RankOrder::FromBase, _) => upper.checked_sub(1),
+        };
+        let Some(lower) = lower.and_then(Rank::new) else {
+            return 0;
+        };
+        Suit::ALL
+            .into_iter()
+            .filter(|&suit| match rules.tableau.build {
+                Build::AnySuit => true,
+                Build::AlternateColours => suit.is_red() != onto.is_red(),
+                Build::SameSuit => suit == onto.suit(),
+            })
+            .fold(0, |mask, suit| mask | 1 << Card::new(suit, lower).index())
+    }
+
+    /// Emits the moves of `count` cards (bottom card `card`) from `from` to each tableau pile that takes them,
+    /// in pile order.
     fn tableau_targets(
         &self,
         rules: &RuleSet,
         from: Pile,
         card: Card,
         count: usize,
-        reserve_empty: bool,
+        targets: &Targets,
         emit: &mut impl FnMut(Move),
     ) {
-        for t in 0..self.tableau_piles() as u8 {
-            let to = Pile::Tableau(t);
-            if to == from {
-                continue;
+        let others = match from {
+            Pile::Tableau(t) => !(1u16 << t),
+            _ => u16::MAX,
+        };
+        let mut piles = targets.onto[card.index() as usize] & others;
+        let mut spaces = targets.spaces & others;
+        while spaces != 0 {
+            let t = spaces.trailing_zeros() as u8;
+            spaces &= spaces - 1;
+            if self.space_takes(rules, from, Pile::Tableau(t), count, targets.reserve_empty) {
+                piles |= 1 << t;
             }
-            let len = self.len(to);
-            if len + count > rules.capacity(t as usize) {
-                continue;
-            }
-            let fits = match self.top(to) {
-                Some(onto) => self.builds_on(rules, card, onto),
-                None => self.space_takes(rules, from, to, count, reserve_empty),
-            };
-            if fits {
-                emit(Move::new(from, to, count as u8));
+        }
+        while piles != 0 {
+            let t = piles.trailing_zeros() as usize;
+            piles &= piles - 1;
+            if targets.len[t] as usize + count <= rules.capacity(t) {
+                emit(Move::new(from, Pile::Tableau(t as u8), count as u8));
             }
         }
     }

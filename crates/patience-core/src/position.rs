@@ -87,6 +87,24 @@ impl Position {
         start as usize..self.ends[slot] as usize
     }
 
+    /// The length and top card (as its byte) of every tableau pile, read in one pass for move generation.
+    #[inline]
+    pub(crate) fn tableau_tops(&self) -> ([u8; MAX_TABLEAU], [u8; MAX_TABLEAU]) {
+        let mut len = [0; MAX_TABLEAU];
+        let mut top = [0; MAX_TABLEAU];
+        let first = 2 + self.reserve_piles as usize;
+        let mut start = self.ends[first - 1] as usize;
+        for t in 0..self.tableau_piles as usize {
+            let end = self.ends[first + t] as usize;
+            len[t] = (end - start) as u8;
+            if end > start {
+                top[t] = self.cards[end - 1];
+            }
+            start = end;
+        }
+        (len, top)
+    }
+
     /// Whether the position has this pile.
     pub fn has_pile(&self, pile: Pile) -> bool {
         match pile {

@@ -482,6 +482,7 @@ impl RuleSet {
     }
 
     /// The most cards tableau pile `pile` may hold.
+    #[inline]
     pub fn capacity(&self, pile: usize) -> usize {
         self.tableau
             .capacity
