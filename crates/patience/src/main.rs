@@ -9,6 +9,7 @@ mod input;
 mod output;
 mod plot;
 mod render;
+mod store;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +27,10 @@ pub struct Cli {
     /// Print JSON for programs instead of text for people.
     #[arg(long, global = true)]
     pub json: bool,
+    /// The folder of the player's store (statistics and saved games); else PATIENCE_DATA, else the user's data
+    /// folder.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -50,6 +55,9 @@ pub enum Command {
     Export(ExportArgs),
     /// Solve many deals in parallel and report win rates with 95 % intervals; `stats merge` combines results.
     Stats(StatsArgs),
+    /// Records finished games in a loop for the store's crash test (tests/store_crash.rs); not for players.
+    #[command(hide = true)]
+    StoreTorture(StoreTortureArgs),
 }
 
 /// Arguments of `patience list`.
@@ -236,6 +244,14 @@ pub struct MergeArgs {
     pub plot: Option<PathBuf>,
 }
 
+/// Arguments of the hidden `patience store-torture`, which exists only for the store's crash test.
+#[derive(Debug, Args)]
+pub struct StoreTortureArgs {
+    /// How many finished games to record.
+    #[arg(long, value_name = "N")]
+    pub games: u32,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -247,6 +263,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => cmd::solve::run(args, cli.json),
         Command::Export(args) => cmd::export::run(args),
         Command::Stats(args) => cmd::stats::run(args, cli.json),
+        Command::StoreTorture(args) => cmd::store_torture::run(args, cli.data_dir.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,3 +8,4 @@ pub mod moves;
 pub mod rules;
 pub mod solve;
 pub mod stats;
+pub mod store_torture;
