@@ -55,6 +55,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Solve many deals in parallel and report win rates with 95 % intervals; `stats merge` combines results.
     Stats(StatsArgs),
+    /// The player's finished games, and per game: played, won, streaks, best time, fewest moves, bankroll.
+    History(HistoryArgs),
     /// Records finished games in a loop for the store's crash test (tests/store_crash.rs); not for players.
     #[command(hide = true)]
     StoreTorture(StoreTortureArgs),
@@ -244,6 +246,17 @@ pub struct MergeArgs {
     pub plot: Option<PathBuf>,
 }
 
+/// Arguments of `patience history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Only this game's results (its id, as `patience list --all` shows it, or a rule file's id).
+    #[arg(value_name = "GAME")]
+    pub game: Option<String>,
+    /// Print the finished games as CSV, one row a game, with a header row.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+}
+
 /// Arguments of the hidden `patience store-torture`, which exists only for the store's crash test.
 #[derive(Debug, Args)]
 pub struct StoreTortureArgs {
@@ -263,6 +276,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => cmd::solve::run(args, cli.json),
         Command::Export(args) => cmd::export::run(args),
         Command::Stats(args) => cmd::stats::run(args, cli.json),
+        Command::History(args) => cmd::history::run(args, cli.json, cli.data_dir.as_deref()),
         Command::StoreTorture(args) => cmd::store_torture::run(args, cli.data_dir.as_deref()),
     };
     match result {

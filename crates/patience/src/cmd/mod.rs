@@ -3,6 +3,7 @@
 pub mod apply;
 pub mod deal;
 pub mod export;
+pub mod history;
 pub mod list;
 pub mod moves;
 pub mod rules;
