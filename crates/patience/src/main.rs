@@ -10,6 +10,7 @@ mod output;
 mod plot;
 mod render;
 mod store;
+mod web;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,6 +56,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Solve many deals in parallel and report win rates with 95 % intervals; `stats merge` combines results.
     Stats(StatsArgs),
+    /// Serve the web player on this machine: a page for every game, and its JSON API (docs/web-api.md).
+    Serve(ServeArgs),
     /// The player's finished games, and per game: played, won, streaks, best time, fewest moves, bankroll.
     History(HistoryArgs),
     /// Records finished games in a loop for the store's crash test (tests/store_crash.rs); not for players.
@@ -257,6 +260,17 @@ pub struct HistoryArgs {
     pub csv: bool,
 }
 
+/// Arguments of `patience serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on; 0 picks a free one (the address is printed on standard output).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on; 127.0.0.1 keeps the player to this machine.
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDRESS")]
+    pub bind: std::net::IpAddr,
+}
+
 /// Arguments of the hidden `patience store-torture`, which exists only for the store's crash test.
 #[derive(Debug, Args)]
 pub struct StoreTortureArgs {
@@ -276,6 +290,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => cmd::solve::run(args, cli.json),
         Command::Export(args) => cmd::export::run(args),
         Command::Stats(args) => cmd::stats::run(args, cli.json),
+        Command::Serve(args) => web::run(args, cli.data_dir.as_deref()),
         Command::History(args) => cmd::history::run(args, cli.json, cli.data_dir.as_deref()),
         Command::StoreTorture(args) => cmd::store_torture::run(args, cli.data_dir.as_deref()),
     };

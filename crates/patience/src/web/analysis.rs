@@ -1,0 +1,377 @@
+//! The solver in the background: a pool that runs a few searches at a time on blocking threads, and each game's
+//! analysis — is the position still winnable, what is the next move of a winning line.
+//!
+//! A search never holds up a request: the winnable status is started after each move and read when it is ready;
+//! a hint waits for its search, within a time limit, without blocking the server's threads. What a search finds
+//! is kept by position, as in the terminal player: a winning line marks every position along it as winnable (so
+//! following hints needs no new search), and a position reached from a lost one is lost.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use patience_core::{Move, Position, RuleSet};
+use patience_solver::{solve_with_cancel, Limit, Limits, Verdict};
+use serde::Serialize;
+use tokio::sync::{watch, Semaphore};
+
+/// The time the solver gets for the winnable status after a move.
+pub const QUICK: Duration = Duration::from_secs(2);
+/// The time it gets for a hint.
+pub const HARD: Duration = Duration::from_secs(8);
+/// The most memory one background search may take for its table.
+pub const MEMORY: usize = 128 << 20;
+
+/// Runs searches on blocking threads, at most a fixed number at once (the rest wait their turn).
+#[derive(Debug, Clone)]
+pub struct Pool {
+    permits: Arc<Semaphore>,
+}
+
+impl Pool {
+    /// A pool that runs at most `size` searches at once (at least one).
+    pub fn new(size: usize) -> Pool {
+        Pool {
+            permits: Arc::new(Semaphore::new(size.max(1))),
+        }
+    }
+
+    /// One search per core.
+    pub fn default_size() -> usize {
+        std::thread::available_parallelism().map_or(1, usize::from)
+    }
+
+    /// Solves `position` within `limit`, waiting for a turn first; `cancel` stops it, waiting or running.
+    pub async fn solve(
+        &self,
+        rules: Arc<RuleSet>,
+        position: Position,
+        limit: Duration,
+        cancel: Arc<AtomicBool>,
+    ) -> Verdict {
+        let Ok(_permit) = Arc::clone(&self.permits).acquire_owned().await else {
+            return Verdict::Unknown(Limit::Cancelled);
+        };
+        if cancel.load(Ordering::Relaxed) {
+            return Verdict::Unknown(Limit::Cancelled);
+        }
+        let limits = Limits {
+            time: Some(limit),
+            memory_bytes: MEMORY,
+            nodes: None,
+        };
+        tokio::task::spawn_blocking(move || {
+            solve_with_cancel(&rules, &position, &limits, &cancel).verdict
+        })
+        .await
+        .unwrap_or(Verdict::Unknown(Limit::Cancelled))
+    }
+}
+
+/// What is known of a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Known {
+    /// Winnable: `line[at..]` wins from it.
+    Winnable {
+        /// A winning line through the position.
+        line: Arc<[Move]>,
+        /// Where the position lies on the line.
+        at: usize,
+    },
+    /// No line of moves wins from it.
+    Lost,
+    /// The solver could not decide within this time.
+    Unknown(Duration),
+}
+
+/// What the API says of a position: can it still be won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// A winning line exists.
+    Yes,
+    /// No line wins any more.
+    No,
+    /// The solver could not decide in time.
+    Unknown,
+    /// The solver is at work.
+    Checking,
+    /// Every card is on the foundations.
+    Won,
+}
+
+/// One game's background analysis. Dropping it stops its search; its methods are its handle's
+/// ([`AnalysisHandle`]), which a request or the post-mortem takes to work without holding the session.
+#[derive(Debug)]
+pub struct Analysis {
+    handle: AnalysisHandle,
+}
+
+/// What the analysis and its searches share.
+#[derive(Debug)]
+struct Shared {
+    rules: Arc<RuleSet>,
+    pool: Pool,
+    state: Mutex<State>,
+    /// Counts the searches finished, so that a waiting hint wakes when one ends.
+    finished: watch::Sender<u64>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    known: HashMap<Position, Known>,
+    running: Option<Running>,
+}
+
+/// A search under way.
+#[derive(Debug)]
+struct Running {
+    position: Position,
+    limit: Duration,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Analysis {
+    /// The analysis of a game under `rules`, searching in `pool`.
+    pub fn new(rules: Arc<RuleSet>, pool: Pool) -> Analysis {
+        Analysis {
+            handle: AnalysisHandle {
+                shared: Arc::new(Shared {
+                    rules,
+                    pool,
+                    state: Mutex::new(State::default()),
+                    finished: watch::Sender::new(0),
+                }),
+            },
+        }
+    }
+
+    /// A handle to the same analysis.
+    pub fn handle(&self) -> AnalysisHandle {
+        self.handle.clone()
+    }
+}
+
+impl std::ops::Deref for Analysis {
+    type Target = AnalysisHandle;
+
+    fn deref(&self) -> &AnalysisHandle {
+        &self.handle
+    }
+}
+
+impl AnalysisHandle {
+    /// Makes sure `position` is known or being solved within `limit`, cancelling a search of any other position.
+    pub fn look_at(&self, position: &Position, limit: Duration) {
+        let shared = &self.shared;
+        if position.is_won() {
+            return;
+        }
+        let mut state = shared.lock();
+        match state.known.get(position) {
+            Some(Known::Winnable { .. } | Known::Lost) => return,
+            Some(Known::Unknown(t)) if *t >= limit => return,
+            _ => {}
+        }
+        if state
+            .running
+            .as_ref()
+            .is_some_and(|r| r.position == *position && r.limit >= limit)
+        {
+            return;
+        }
+        if let Some(old) = state.running.take() {
+            old.cancel.store(true, Ordering::Relaxed);
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        state.running = Some(Running {
+            position: *position,
+            limit,
+            cancel: Arc::clone(&cancel),
+        });
+        drop(state);
+        let shared = Arc::clone(shared);
+        let position = *position;
+        tokio::spawn(async move {
+            let verdict = shared
+                .pool
+                .solve(
+                    Arc::clone(&shared.rules),
+                    position,
+                    limit,
+                    Arc::clone(&cancel),
+                )
+                .await;
+            {
+                let mut state = shared.lock();
+                if state
+                    .running
+                    .as_ref()
+                    .is_some_and(|r| Arc::ptr_eq(&r.cancel, &cancel))
+                {
+                    state.running = None;
+                }
+                learn(&shared.rules, &mut state, position, verdict, limit);
+            }
+            shared.finished.send_modify(|n| *n += 1);
+        });
+    }
+
+    /// Records what follows from a move: a position reached from a lost one is lost.
+    pub fn moved(&self, from: &Position, to: &Position) {
+        let mut state = self.shared.lock();
+        if state.known.get(from) == Some(&Known::Lost) {
+            state.known.entry(*to).or_insert(Known::Lost);
+        }
+    }
+
+    /// Keeps what a verdict proves about `position` (a winning line found when the deal was chosen, say).
+    pub fn learn(&self, position: Position, verdict: Verdict, limit: Duration) {
+        learn(
+            &self.shared.rules,
+            &mut self.shared.lock(),
+            position,
+            verdict,
+            limit,
+        );
+    }
+
+    /// Whether `position` can still be won, as far as is known now, and the next move of a winning line.
+    pub fn status(&self, position: &Position) -> (Status, Option<Move>) {
+        if position.is_won() {
+            return (Status::Won, None);
+        }
+        let state = self.shared.lock();
+        match state.known.get(position) {
+            Some(Known::Winnable { line, at }) => (Status::Yes, line.get(*at).copied()),
+            Some(Known::Lost) => (Status::No, None),
+            Some(Known::Unknown(_))
+                if !state
+                    .running
+                    .as_ref()
+                    .is_some_and(|r| r.position == *position) =>
+            {
+                (Status::Unknown, None)
+            }
+            _ => (Status::Checking, None),
+        }
+    }
+
+    /// The hint: solves `position` with the longer time limit unless it is decided, and waits for the answer up
+    /// to `wait` (a search still going then answers [`Status::Checking`]).
+    pub async fn hint(&self, position: &Position, wait: Duration) -> (Status, Option<Move>) {
+        let deadline = Instant::now() + wait;
+        let mut finished = self.shared.finished.subscribe();
+        {
+            let mut state = self.shared.lock();
+            if matches!(state.known.get(position), Some(Known::Unknown(t)) if *t < HARD) {
+                state.known.remove(position);
+            }
+        }
+        self.look_at(position, HARD);
+        loop {
+            let answer = self.status(position);
+            if answer.0 != Status::Checking {
+                return answer;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match tokio::time::timeout(left, finished.changed()).await {
+                Ok(Ok(())) => continue,
+                _ => return self.status(position),
+            }
+        }
+    }
+}
+
+impl Drop for Analysis {
+    fn drop(&mut self) {
+        if let Some(running) = self.handle.shared.lock().running.take() {
+            running.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A game's analysis, shared: what a request or the post-mortem works with, without holding the session.
+#[derive(Debug, Clone)]
+pub struct AnalysisHandle {
+    shared: Arc<Shared>,
+}
+
+impl AnalysisHandle {
+    /// What is known of a position.
+    pub fn known(&self, position: &Position) -> Option<Known> {
+        self.shared.lock().known.get(position).cloned()
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Arc<RuleSet> {
+        &self.shared.rules
+    }
+
+    /// Solves `position` in the pool within `limit` and keeps what the search proves.
+    pub async fn solve(
+        &self,
+        position: Position,
+        limit: Duration,
+        cancel: Arc<AtomicBool>,
+    ) -> Verdict {
+        let verdict = self
+            .shared
+            .pool
+            .solve(Arc::clone(&self.shared.rules), position, limit, cancel)
+            .await;
+        learn(
+            &self.shared.rules,
+            &mut self.shared.lock(),
+            position,
+            verdict.clone(),
+            limit,
+        );
+        verdict
+    }
+}
+
+impl Shared {
+    /// The state, even if a thread panicked while holding it (what it holds is a cache, always usable).
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn learn(
+    rules: &RuleSet,
+    state: &mut State,
+    position: Position,
+    verdict: Verdict,
+    limit: Duration,
+) {
+    match verdict {
+        Verdict::Won(line) => {
+            let line: Arc<[Move]> = line.into();
+            let mut along = position;
+            for at in 0..=line.len() {
+                state.known.insert(
+                    along,
+                    Known::Winnable {
+                        line: Arc::clone(&line),
+                        at,
+                    },
+                );
+                if let Some(&mv) = line.get(at) {
+                    along.apply(rules, mv);
+                }
+            }
+        }
+        Verdict::Lost => {
+            state.known.insert(position, Known::Lost);
+        }
+        Verdict::Unknown(Limit::Cancelled) => {}
+        Verdict::Unknown(_) => {
+            let entry = state.known.entry(position).or_insert(Known::Unknown(limit));
+            if matches!(entry, Known::Unknown(t) if *t < limit) {
+                *entry = Known::Unknown(limit);
+            }
+        }
+    }
+}

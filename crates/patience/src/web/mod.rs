@@ -1,0 +1,130 @@
+//! `patience serve`: the web player. A JSON API (documented in `docs/web-api.md`) over games held on the server,
+//! and a page (HTML, CSS and plain JavaScript under `assets/`, embedded in the binary) that draws them.
+//!
+//! The server decides everything the rules decide: the page asks for the legal moves and sends moves to be
+//! played; it never judges a move itself. Each game is a session in a bounded map keyed by a random id, so that
+//! several tabs and several games go on at once, independently. The solver works in the background, a few
+//! searches at a time: whether the position is still winnable after each move, hints, the post-mortem of a lost
+//! game and the search for winnable deals. Finished games go to the player's store, which also gives the
+//! statistics page its figures.
+
+mod analysis;
+mod api;
+mod assets;
+mod error;
+mod postmortem;
+mod record;
+mod session;
+#[cfg(test)]
+mod tests;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context;
+use axum::Router;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+use crate::{output, ServeArgs};
+pub use analysis::Pool;
+pub use record::Record;
+use session::Sessions;
+
+/// The largest request body the server reads; a larger one is refused with 413.
+pub const BODY_LIMIT: usize = 64 * 1024;
+/// The longest a request may take, body included; a slower one is cut off with 408.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// The most games held at once; starting one more forgets the one left alone longest.
+pub const MAX_SESSIONS: usize = 64;
+
+/// What every request handler shares.
+pub struct AppState {
+    /// The games in play, by id.
+    sessions: Mutex<Sessions>,
+    /// The background solver's threads.
+    pool: Pool,
+    /// The player's store: finished games, the unfinished game, statistics.
+    record: Record,
+    /// The longest a request may take.
+    timeout: Duration,
+}
+
+impl AppState {
+    /// A server's state: no game yet, `pool` for the solver and `record` for the player's store.
+    pub fn new(pool: Pool, record: Record) -> Arc<AppState> {
+        AppState::with_limits(pool, record, MAX_SESSIONS, REQUEST_TIMEOUT)
+    }
+
+    /// A server's state that holds at most `sessions` games and cuts requests off after `timeout`.
+    pub fn with_limits(
+        pool: Pool,
+        record: Record,
+        sessions: usize,
+        timeout: Duration,
+    ) -> Arc<AppState> {
+        Arc::new(AppState {
+            sessions: Mutex::new(Sessions::new(sessions)),
+            pool,
+            record,
+            timeout,
+        })
+    }
+}
+
+/// The whole service: the page, the API, and the limits on every request (body size, time, panics), with every
+/// error answered as JSON.
+pub fn router(state: Arc<AppState>) -> Router {
+    let timeout = state.timeout;
+    Router::new()
+        .merge(assets::routes())
+        .nest("/api", api::routes())
+        .fallback(error::not_found)
+        .with_state(state)
+        .layer(CatchPanicLayer::custom(error::panicked))
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
+        .layer(TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            timeout,
+        ))
+        .layer(axum::middleware::map_response(error::json_errors))
+}
+
+/// Runs `patience serve`: binds the address, prints it on standard output (`listening on http://ADDR/`), and
+/// serves until interrupted.
+pub fn run(args: &ServeArgs, data_dir: Option<&Path>) -> anyhow::Result<()> {
+    let record = Record::open(data_dir);
+    for note in record.notes() {
+        eprintln!("note: {note}");
+    }
+    if let Some(problem) = record.problem() {
+        eprintln!("note: finished games will not be recorded: {problem}");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async {
+        let addr = SocketAddr::new(args.bind, args.port);
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let bound = listener
+            .local_addr()
+            .context("cannot read the address listened on")?;
+        output::print(&format!("listening on http://{bound}/\n"))?;
+        let state = AppState::new(Pool::new(Pool::default_size()), record);
+        axum::serve(listener, router(state))
+            .with_graceful_shutdown(async {
+                if tokio::signal::ctrl_c().await.is_err() {
+                    // Without a signal handler the server runs until it is killed, which is as good.
+                    std::future::pending::<()>().await;
+                }
+            })
+            .await
+            .context("the server stopped")
+    })
+}
