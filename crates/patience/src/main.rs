@@ -10,6 +10,7 @@ mod output;
 mod plot;
 mod render;
 mod store;
+mod tui;
 mod web;
 
 use std::path::PathBuf;
@@ -56,6 +57,11 @@ pub enum Command {
     Export(ExportArgs),
     /// Solve many deals in parallel and report win rates with 95 % intervals; `stats merge` combines results.
     Stats(StatsArgs),
+    /// Play in the terminal: a game menu, or GAME at once; undo, hints, "still winnable?" and a post-mortem.
+    Play(PlayArgs),
+    /// Times a move drawn by the terminal player while the solver runs (the input-latency benchmark).
+    #[command(hide = true)]
+    BenchTui(BenchTuiArgs),
     /// Serve the web player on this machine: a page for every game, and its JSON API (docs/web-api.md).
     Serve(ServeArgs),
     /// The player's finished games, and per game: played, won, streaks, best time, fewest moves, bankroll.
@@ -249,6 +255,44 @@ pub struct MergeArgs {
     pub plot: Option<PathBuf>,
 }
 
+/// Arguments of `patience play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The game's id, as `patience list --all` shows it; without it, the game left unfinished last time, or the
+    /// game menu.
+    #[arg(value_name = "GAME", conflicts_with = "rules")]
+    pub game: Option<String>,
+    /// The deal number: 1 to 18446744073709551615, or ms1 to ms31999; a random deal without it.
+    #[arg(long, value_name = "NUMBER")]
+    pub deal: Option<String>,
+    /// Play the game of a rule file instead of a built-in game.
+    #[arg(long, value_name = "FILE.toml")]
+    pub rules: Option<PathBuf>,
+    /// New random deals are ones the solver has proved winnable.
+    #[arg(long)]
+    pub winnable: bool,
+}
+
+/// Arguments of the hidden `patience bench-tui`.
+#[derive(Debug, Args)]
+pub struct BenchTuiArgs {
+    /// The game.
+    #[arg(long, default_value = "four-seasons")]
+    pub game: String,
+    /// The deal: one the solver does not decide quickly, so that it runs all along.
+    #[arg(long, default_value = "1")]
+    pub deal: String,
+    /// Moves and undos to time.
+    #[arg(long, default_value_t = 600)]
+    pub moves: usize,
+    /// The terminal's width.
+    #[arg(long, default_value_t = 100)]
+    pub width: u16,
+    /// The terminal's height.
+    #[arg(long, default_value_t = 32)]
+    pub height: u16,
+}
+
 /// Arguments of `patience history`.
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
@@ -290,6 +334,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => cmd::solve::run(args, cli.json),
         Command::Export(args) => cmd::export::run(args),
         Command::Stats(args) => cmd::stats::run(args, cli.json),
+        Command::Play(args) => tui::run(args, cli.data_dir.as_deref()),
+        Command::BenchTui(args) => tui::bench::run(args),
         Command::Serve(args) => web::run(args, cli.data_dir.as_deref()),
         Command::History(args) => cmd::history::run(args, cli.json, cli.data_dir.as_deref()),
         Command::StoreTorture(args) => cmd::store_torture::run(args, cli.data_dir.as_deref()),
