@@ -3,7 +3,8 @@
 //
 //     node --test e2e/
 //
-// PATIENCE_BIN names another binary; CHROMIUM another browser. Screenshots go to e2e/artifacts/.
+// The binary is target/debug/patience (under CARGO_TARGET_DIR when it is set), or PATIENCE_BIN; the browser
+// /usr/bin/chromium, or CHROMIUM. Screenshots go to e2e/artifacts/.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +17,8 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const binary = process.env.PATIENCE_BIN || path.join(root, 'target', 'debug', 'patience');
+const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(root, process.env.CARGO_TARGET_DIR) : path.join(root, 'target');
+const binary = process.env.PATIENCE_BIN || path.join(targetDir, 'debug', 'patience');
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const artifacts = path.join(here, 'artifacts');
 

@@ -203,7 +203,7 @@
     node.setAttribute('aria-label', pileLabel(pile));
     const cards = cardsOf(pile);
     const ch = app.cw * 1.4;
-    const fanStep = Math.round(ch * 0.24);
+    const fanStep = Math.round(ch * (app.cw < 64 ? 0.32 : 0.24));
     if (pile === 'stock') {
       if (cards.length) {
         node.append(backElement());
@@ -251,7 +251,8 @@
   }
 
   function countElement(count, note) {
-    const label = element('div', 'pile-count', note ? `${count} \u00b7 ${note}` : String(count));
+    const label = element('div', 'pile-count', String(count));
+    if (note) label.append(element('span', 'note', ` \u00b7 ${note}`));
     label.setAttribute('aria-hidden', 'true');
     return label;
   }
@@ -306,6 +307,7 @@
     const cols = columns(layout);
     const cw = Math.floor(Math.max(38, Math.min(110, width / (cols * 1.18))));
     app.cw = cw;
+    board.classList.toggle('compact', cw < 64);
     document.documentElement.style.setProperty('--cw', `${cw}px`);
   }
 
