@@ -59,7 +59,8 @@ pub enum Command {
     Stats(StatsArgs),
     /// Play in the terminal: a game menu, or GAME at once; undo, hints, "still winnable?" and a post-mortem.
     Play(PlayArgs),
-    /// Times a move drawn by the terminal player while the solver runs (the input-latency benchmark).
+    /// Times a move drawn by the terminal player while the solver runs (the input-latency benchmark); with
+    /// --data-dir, each move is saved to the store as in play.
     #[command(hide = true)]
     BenchTui(BenchTuiArgs),
     /// Serve the web player on this machine: a page for every game, and its JSON API (docs/web-api.md).
@@ -335,7 +336,7 @@ fn main() -> ExitCode {
         Command::Export(args) => cmd::export::run(args),
         Command::Stats(args) => cmd::stats::run(args, cli.json),
         Command::Play(args) => tui::run(args, cli.data_dir.as_deref()),
-        Command::BenchTui(args) => tui::bench::run(args),
+        Command::BenchTui(args) => tui::bench::run(args, cli.data_dir.as_deref()),
         Command::Serve(args) => web::run(args, cli.data_dir.as_deref()),
         Command::History(args) => cmd::history::run(args, cli.json, cli.data_dir.as_deref()),
         Command::StoreTorture(args) => cmd::store_torture::run(args, cli.data_dir.as_deref()),

@@ -231,6 +231,7 @@ impl Analysis {
         let spawned = std::thread::Builder::new()
             .name("patience-analysis".into())
             .spawn(move || {
+                super::background::give_way();
                 let limits = Limits {
                     time: Some(limit),
                     memory_bytes: MEMORY,

@@ -786,6 +786,14 @@ impl App {
         while let Ok(event) = self.rx.try_recv() {
             self.receive(event);
         }
+        let problems = self.record.problems();
+        if !problems.is_empty() {
+            let text = format!("not saved: {}", problems.join("; "));
+            match self.play.as_mut() {
+                Some(play) => play.say(text, Tone::Refused),
+                None => self.note = Some(text),
+            }
+        }
     }
 
     /// Waits up to `timeout` for a report from the background threads and takes it with any others; returns

@@ -79,7 +79,10 @@ impl Finder {
         let tx = self.tx.clone();
         let spawned = std::thread::Builder::new()
             .name("patience-finder".into())
-            .spawn(move || search(&rules, &cancel, &tx));
+            .spawn(move || {
+                super::background::give_way();
+                search(&rules, &cancel, &tx);
+            });
         if spawned.is_err() {
             self.running = None;
         }

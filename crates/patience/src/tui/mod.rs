@@ -1,6 +1,7 @@
 //! `patience play`: the full-screen terminal player (ratatui over crossterm).
 //!
-//! One idea a file: [`app`] the player's state and what each action does to it, [`play`] one deal in play,
+//! One idea a file: [`app`] the player's state and what each action does to it, [`background`] the background
+//! threads' low priority, [`play`] one deal in play,
 //! [`keys`] the keys and what they mean, [`board`] where each pile goes for each layout hint, [`draw`] the
 //! drawing, [`menu`] the game menu, [`help`] the overlays, [`analysis`] the background solver behind the
 //! indicator and the hints, [`postmortem`] the analysis of a lost game, [`finder`] the search for winnable deals,
@@ -9,6 +10,7 @@
 
 pub mod analysis;
 pub mod app;
+pub mod background;
 pub mod bench;
 pub mod board;
 pub mod draw;

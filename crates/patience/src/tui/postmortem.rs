@@ -161,7 +161,10 @@ impl PostMortem {
         let count = worker.moves.len();
         let spawned = std::thread::Builder::new()
             .name("patience-post-mortem".into())
-            .spawn(move || worker.run());
+            .spawn(move || {
+                super::background::give_way();
+                worker.run();
+            });
         PostMortem {
             id,
             ending,

@@ -1,9 +1,15 @@
 //! The player's record, kept in the store: the unfinished game saved after every move and resumed on the next
 //! start, each game recorded when it ends (won, lost, or abandoned for another deal), and the results per game.
 //! The store is optional: without one (it could not be opened, or tests), the player plays on and says so.
+//!
+//! Writes go to a thread of their own, so that a move never waits for the disk (a synced SQLite transaction can
+//! take tens of milliseconds); saves queued one behind another are written once, the last. Dropping the record
+//! waits for every write.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use patience_core::Game;
@@ -14,10 +20,28 @@ use crate::store::{FinishedGame, GameSummary, Outcome, SavedGame, Store};
 /// The name the terminal player's unfinished game is kept under.
 pub const FRONTEND: &str = "terminal";
 
-/// The store, if there is one.
+/// The store, if there is one, and its writer thread.
 #[derive(Debug, Default)]
 pub struct Record {
-    store: Option<Store>,
+    writer: Option<Writer>,
+}
+
+/// The store shared with the thread that writes to it.
+#[derive(Debug)]
+struct Writer {
+    store: Arc<Mutex<Store>>,
+    jobs: Option<Sender<Job>>,
+    thread: Option<JoinHandle<()>>,
+    problems: Arc<Mutex<Vec<String>>>,
+}
+
+/// A write for the writer thread.
+#[derive(Debug)]
+enum Job {
+    Save(Box<SavedGame>),
+    Finish(Box<FinishedGame>),
+    Clear,
+    Flush(Sender<()>),
 }
 
 /// A game resumed from the store.
@@ -38,7 +62,7 @@ pub struct Resumed {
 impl Record {
     /// No store: nothing is saved or recorded.
     pub fn none() -> Record {
-        Record { store: None }
+        Record { writer: None }
     }
 
     /// Opens the store in the data folder (`--data-dir`, else `PATIENCE_DATA`, else the user's data folder); the
@@ -46,7 +70,12 @@ impl Record {
     pub fn open(data_dir: Option<&Path>) -> (Record, Vec<String>) {
         let opened = Store::data_dir(data_dir).and_then(|dir| Store::open(&dir));
         match opened {
-            Ok((store, notes)) => (Record { store: Some(store) }, notes),
+            Ok((store, notes)) => (
+                Record {
+                    writer: Some(Writer::start(store)),
+                },
+                notes,
+            ),
             Err(e) => (
                 Record::none(),
                 vec![format!("your games are not being recorded: {e}")],
@@ -54,10 +83,32 @@ impl Record {
         }
     }
 
+    /// What went wrong with the writes since the last call (the player is told, and plays on).
+    pub fn problems(&self) -> Vec<String> {
+        match &self.writer {
+            Some(writer) => std::mem::take(&mut *lock(&writer.problems)),
+            None => Vec::new(),
+        }
+    }
+
+    /// Waits until every write asked for is done.
+    pub fn flush(&self) {
+        if let Some(writer) = &self.writer {
+            let (done, wait) = channel();
+            if writer.write(Job::Flush(done)).is_ok() {
+                let _ = wait.recv();
+            }
+        }
+    }
+
+    fn store(&self) -> Option<MutexGuard<'_, Store>> {
+        self.writer.as_ref().map(|w| lock(&w.store))
+    }
+
     /// The unfinished game left last time, if any; a saved game that cannot be resumed any more is forgotten and
     /// said why.
     pub fn resume(&self) -> Result<Option<Resumed>, String> {
-        let Some(store) = &self.store else {
+        let Some(store) = self.store() else {
             return Ok(None);
         };
         let Some(saved) = store.load_unfinished(FRONTEND).map_err(|e| e.to_string())? else {
@@ -84,10 +135,10 @@ impl Record {
         }
     }
 
-    /// Saves the game in play as the unfinished game, in one transaction; a game already recorded as finished is
-    /// not saved again.
+    /// Saves the game in play as the unfinished game, in one transaction (in the writer thread); a game already
+    /// recorded as finished is not saved again.
     pub fn save(&self, play: &Play, rules_toml: Option<&str>) -> Result<(), String> {
-        let Some(store) = &self.store else {
+        let Some(writer) = &self.writer else {
             return Ok(());
         };
         if play.recorded {
@@ -100,9 +151,7 @@ impl Record {
             play.hints_used,
             play.undo_used,
         );
-        store
-            .save_unfinished(FRONTEND, &saved)
-            .map_err(|e| e.to_string())
+        writer.write(Job::Save(Box::new(saved)))
     }
 
     /// Records the game in play as finished with `outcome` and forgets the unfinished game, in one transaction.
@@ -116,7 +165,7 @@ impl Record {
             return Ok(());
         }
         play.recorded = true;
-        let Some(store) = &self.store else {
+        let Some(writer) = &self.writer else {
             return Ok(());
         };
         let finished = FinishedGame::from_game(
@@ -127,10 +176,7 @@ impl Record {
             play.hints_used,
             play.undo_used,
         );
-        store
-            .finish(FRONTEND, &finished)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        writer.write(Job::Finish(Box::new(finished)))
     }
 
     /// Records a game that is left for another (a new deal, another game): lost if it is stuck or was given up,
@@ -145,8 +191,8 @@ impl Record {
             State::Playing if play.gave_up => Outcome::Lost,
             State::Playing if play.game.move_count() == 0 => {
                 play.recorded = true;
-                return match &self.store {
-                    Some(store) => store.clear_unfinished(FRONTEND).map_err(|e| e.to_string()),
+                return match &self.writer {
+                    Some(writer) => writer.write(Job::Clear),
                     None => Ok(()),
                 };
             }
@@ -167,7 +213,8 @@ impl Record {
 
     /// The results per game as lines for the summary overlay, the game `first` (the one in play) first.
     pub fn summary(&self, first: Option<&str>) -> Vec<String> {
-        let Some(store) = &self.store else {
+        self.flush();
+        let Some(store) = self.store() else {
             return vec![
                 "No store is open, so no results are kept (see the note on the menu).".to_string(),
             ];
@@ -187,6 +234,96 @@ impl Record {
         }
         lines
     }
+}
+
+impl Drop for Record {
+    fn drop(&mut self) {
+        if let Some(writer) = &mut self.writer {
+            // Closing the queue ends the thread once every write is done.
+            writer.jobs = None;
+            if let Some(thread) = writer.thread.take() {
+                let _ = thread.join();
+            }
+        }
+    }
+}
+
+impl Writer {
+    fn start(store: Store) -> Writer {
+        let store = Arc::new(Mutex::new(store));
+        let problems = Arc::new(Mutex::new(Vec::new()));
+        let (jobs, queue) = channel::<Job>();
+        let thread = {
+            let store = Arc::clone(&store);
+            let problems = Arc::clone(&problems);
+            std::thread::Builder::new()
+                .name("patience-record".into())
+                .spawn(move || {
+                    while let Ok(first) = queue.recv() {
+                        // Of saves waiting one behind another, only the last matters.
+                        let mut batch = vec![first];
+                        batch.extend(queue.try_iter());
+                        let mut jobs = batch.into_iter().peekable();
+                        while let Some(job) = jobs.next() {
+                            if matches!(job, Job::Save(_))
+                                && matches!(jobs.peek(), Some(Job::Save(_)))
+                            {
+                                continue;
+                            }
+                            if let Err(e) = run(&lock(&store), job) {
+                                lock(&problems).push(e.to_string());
+                            }
+                        }
+                    }
+                })
+        };
+        match thread {
+            Ok(thread) => Writer {
+                store,
+                jobs: Some(jobs),
+                thread: Some(thread),
+                problems,
+            },
+            // Without a thread the writes are made at once, as they come.
+            Err(_) => Writer {
+                store,
+                jobs: None,
+                thread: None,
+                problems,
+            },
+        }
+    }
+
+    /// Queues a write, or makes it at once when there is no writer thread.
+    fn write(&self, job: Job) -> Result<(), String> {
+        match &self.jobs {
+            Some(jobs) => jobs
+                .send(job)
+                .map_err(|_| "the store's writer has stopped".to_string()),
+            None => run(&lock(&self.store), job).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// Makes one write.
+fn run(store: &Store, job: Job) -> Result<(), crate::store::StoreError> {
+    match job {
+        Job::Save(saved) => store.save_unfinished(FRONTEND, &saved),
+        Job::Finish(finished) => store.finish(FRONTEND, &finished).map(|_| ()),
+        Job::Clear => store.clear_unfinished(FRONTEND),
+        Job::Flush(done) => {
+            let _ = done.send(());
+            Ok(())
+        }
+    }
+}
+
+/// Locks a mutex, taking it back from a thread that panicked while holding it (the store keeps its own
+/// consistency through transactions).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// One game's results in words.
