@@ -89,6 +89,17 @@ impl Tmux {
     }
 }
 
+impl Tmux {
+    /// Waits until the screen no longer shows `text`.
+    fn wait_without(&self, text: &str) {
+        let end = Instant::now() + Duration::from_secs(30);
+        while self.screen().contains(text) {
+            assert!(Instant::now() < end, "the screen still shows {text:?}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.run(&["kill-server"]);
@@ -140,8 +151,7 @@ fn the_player_plays_undoes_quits_cleanly_and_resumes_in_a_real_terminal() {
     tmux.keys(&["?"]);
     tmux.wait_for("Help: keys and rules");
     tmux.keys(&["Escape"]);
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(!tmux.screen().contains("Help: keys and rules"));
+    tmux.wait_without("Help: keys and rules");
     tmux.keys(&["q"]);
     let screen = tmux.wait_for("finished-first");
     assert_eq!(read(&dir.path().join("status-first")).trim(), "exit 0");

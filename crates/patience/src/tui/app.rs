@@ -421,6 +421,13 @@ impl App {
                 self.back_to_winnable();
                 return;
             }
+            Action::Unknown(c) => {
+                play.say(
+                    format!("`{c}` names no pile or command in this game; ? shows every key"),
+                    Tone::Refused,
+                );
+                false
+            }
             Action::Quit | Action::Scroll(_) | Action::MenuRow(_) => false,
         };
         self.changed(before, moves_before, forward);

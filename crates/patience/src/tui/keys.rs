@@ -70,6 +70,8 @@ pub enum Action {
     Scroll(i16),
     /// A row of the game menu was clicked.
     MenuRow(usize),
+    /// A key that names nothing here (said so, never ignored silently).
+    Unknown(char),
 }
 
 /// A direction of the cursor.
@@ -108,9 +110,9 @@ pub fn action(key: KeyEvent, position: &Position) -> Option<Action> {
             'S' => Action::Summary,
             'q' => Action::Quit,
             FOUNDATION_KEY => Action::Foundation,
-            other => Action::Pile {
-                pile: key_pile(other, position)?,
-                count: None,
+            other => match key_pile(other, position) {
+                Some(pile) => Action::Pile { pile, count: None },
+                None => Action::Unknown(other),
             },
         },
         KeyCode::Backspace => Action::Undo,

@@ -540,6 +540,15 @@ fn an_illegal_move_is_refused_with_the_engines_reason() {
         "{}",
         lines(&buf).join("\n")
     );
+    // A key that names nothing here says so.
+    key(&mut a, '9');
+    assert!(a
+        .play
+        .as_ref()
+        .expect("play")
+        .message
+        .text
+        .starts_with("`9` names no pile"));
     // A drawing refused says why too.
     let mut a = app("selective-canfield", 1, quiet());
     key(&mut a, 'd');
