@@ -1,9 +1,10 @@
 //! Why a move is illegal, in words a player understands.
 
+use crate::card::Card;
 use crate::card::Suit;
 use crate::moves::Move;
 use crate::position::{Pile, Position};
-use crate::rules::{Build, Moves, RankOrder, RuleSet};
+use crate::rules::{Build, Moves, RuleSet};
 
 /// A move the rules do not allow here, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -162,19 +163,25 @@ impl Position {
             return format!("{} is empty", mv.from);
         };
         match self.top(mv.to) {
-            Some(onto) => format!(
-                "{card} does not go on {onto}: the tableau builds down{}{}",
-                match rules.tableau.build {
-                    Build::AnySuit => "",
-                    Build::AlternateColours => " in alternate colours",
-                    Build::SameSuit => " in suit",
-                },
-                match rules.tableau.order {
-                    RankOrder::Natural => ", nothing on an ace",
-                    RankOrder::Circular => ", a king on an ace",
-                    RankOrder::FromBase => ", in rank order from the base",
-                }
-            ),
+            Some(onto) => {
+                let mut takes: Vec<String> = Card::pack()
+                    .filter(|c| self.cards_built_on(rules, onto) >> c.index() & 1 == 1)
+                    .map(|c| c.to_string())
+                    .collect();
+                let takes = match takes.pop() {
+                    None => format!("nothing goes on {onto}"),
+                    Some(last) if takes.is_empty() => format!("{onto} takes {last}"),
+                    Some(last) => format!("{onto} takes {} or {last}", takes.join(", ")),
+                };
+                format!(
+                    "{card} does not go on {onto}: the tableau builds down{}; {takes}",
+                    match rules.tableau.build {
+                        Build::AnySuit => " regardless of suit",
+                        Build::AlternateColours => " in alternate colours",
+                        Build::SameSuit => " in suit",
+                    }
+                )
+            }
             None => {
                 let sources = rules.at_will_sources(self.reserve_empty());
                 if matches!(mv.from, Pile::Tableau(_))

@@ -235,7 +235,7 @@ impl Position {
     }
 
     /// The cards that may be built on `onto` in the tableau, as a bit set by card index.
-    fn cards_built_on(&self, rules: &RuleSet, onto: Card) -> u64 {
+    pub(crate) fn cards_built_on(&self, rules: &RuleSet, onto: Card) -> u64 {
         let ranks = self.ranks();
         let upper = onto.rank().index();
         let lower = match (rules.tableau.order, self.base_rank()) {

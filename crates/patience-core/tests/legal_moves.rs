@@ -480,7 +480,7 @@ fn solo_canfield_moves_runs_and_takes_foundation_cards_back() {
     );
     // No wrap: KS does not go on AH.
     let reason = refused(&rules, &mut p, "w-t3");
-    assert!(reason.contains("nothing on an ace"), "{reason}");
+    assert!(reason.contains("nothing goes on AH"), "{reason}");
     // A foundation card goes back only onto a card it builds on.
     let reason = refused(&rules, &mut p, "f0-t2");
     assert!(reason.contains("does not go on"), "{reason}");
