@@ -1,0 +1,7 @@
+//! Fuzz target `play_sequence`: see `crates/patience-core/tests/fuzz_checks/mod.rs` for what it checks.
+#![no_main]
+
+#[path = "../../crates/patience-core/tests/fuzz_checks/mod.rs"]
+mod fuzz_checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_checks::play_sequence(data));
