@@ -102,7 +102,7 @@ pub fn new_app(args: &PlayArgs, record: Record, mut notes: Vec<String>) -> anyho
         }
     };
     let settings = Settings {
-        colour: !std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         winnable_only: args.winnable,
         ..Settings::default()
     };
