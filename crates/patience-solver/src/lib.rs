@@ -6,6 +6,9 @@
 //!
 //! The solver is *thoughtful*: it knows the order of the stock and of the face-down reserve cards.
 //!
+//! What a player's front-end makes of it while a game is played (what is known of each position, the post-mortem's
+//! search for the losing move) is in [`analysis`].
+//!
 //! ```
 //! use patience_core::{builtin, Position};
 //! use patience_solver::{solve, Limits, Verdict};
@@ -24,6 +27,7 @@
 //! ```
 #![forbid(missing_docs)]
 
+pub mod analysis;
 pub mod export;
 mod key;
 pub mod prune;

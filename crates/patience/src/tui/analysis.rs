@@ -2,18 +2,18 @@
 //! winning line (the hint).
 //!
 //! Each position is solved in a thread of its own, within a time limit; a new position cancels the solve of the
-//! one before through its flag, so input never waits for the solver. What the solver finds is kept by position:
-//! a winning line marks every position along it as winnable (so following a hint needs no new search), and any
-//! position reached from a lost one is lost too.
+//! one before through its flag, so input never waits for the solver. What the solver finds is kept by position in
+//! the solver's [`Knowledge`]: a winning line marks every position along it as winnable (so following a hint
+//! needs no new search), and any position reached from a lost one is lost too.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Duration;
 
 use patience_core::{Move, Position, RuleSet};
-use patience_solver::{solve_with_cancel, Limit, Limits, Verdict};
+use patience_solver::analysis::{Knowledge, Known};
+use patience_solver::{solve_with_cancel, Limits, Verdict};
 
 use super::event::Event;
 
@@ -23,22 +23,6 @@ pub const QUICK: Duration = Duration::from_secs(2);
 pub const HARD: Duration = Duration::from_secs(10);
 /// The most memory one background search may take for its table.
 pub const MEMORY: usize = 256 << 20;
-
-/// What is known of a position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Known {
-    /// Winnable: `line[at..]` wins from it.
-    Winnable {
-        /// A winning line through the position.
-        line: Arc<[Move]>,
-        /// Where the position lies on the line.
-        at: usize,
-    },
-    /// No line of moves wins from it.
-    Lost,
-    /// The solver could not decide within this time.
-    Unknown(Duration),
-}
 
 /// What the indicator says about the position on the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,10 +41,9 @@ pub enum Winnable {
 
 /// The background solver of one game's positions.
 pub struct Analysis {
-    rules: Arc<RuleSet>,
+    knowledge: Knowledge,
     /// Tells results of an earlier game's rules from this one's.
     generation: u64,
-    known: HashMap<Position, Known>,
     running: Option<Running>,
     tx: Sender<Event>,
     enabled: bool,
@@ -77,9 +60,8 @@ impl Analysis {
     /// A background solver that reports to `tx`; `enabled` false starts no search at all.
     pub fn new(rules: Arc<RuleSet>, tx: Sender<Event>, enabled: bool) -> Analysis {
         Analysis {
-            rules,
+            knowledge: Knowledge::new(rules),
             generation: 0,
-            known: HashMap::new(),
             running: None,
             tx,
             enabled,
@@ -88,13 +70,10 @@ impl Analysis {
 
     /// The rules positions are solved under; a change forgets everything known and cancels the search.
     pub fn set_rules(&mut self, rules: Arc<RuleSet>) {
-        if *rules == *self.rules {
-            return;
+        if self.knowledge.set_rules(rules) {
+            self.cancel();
+            self.generation += 1;
         }
-        self.cancel();
-        self.rules = rules;
-        self.generation += 1;
-        self.known.clear();
     }
 
     /// The generation results must carry to be taken.
@@ -109,17 +88,13 @@ impl Analysis {
 
     /// Solves `position` again with the longer time limit, unless it is already decided.
     pub fn think_harder(&mut self, position: &Position) {
-        if matches!(self.known.get(position), Some(Known::Unknown(t)) if *t < HARD) {
-            self.known.remove(position);
-        }
+        self.knowledge.forget_undecided(position, HARD);
         self.solve(position, HARD);
     }
 
     /// Records what follows from a move: a position reached from a lost one is lost.
     pub fn moved(&mut self, from: &Position, to: &Position) {
-        if self.known.get(from) == Some(&Known::Lost) {
-            self.known.entry(*to).or_insert(Known::Lost);
-        }
+        self.knowledge.moved(from, to);
     }
 
     /// Stops the search under way.
@@ -129,9 +104,9 @@ impl Analysis {
         }
     }
 
-    /// What is known of a position.
-    pub fn known(&self, position: &Position) -> Option<&Known> {
-        self.known.get(position)
+    /// What is known of positions.
+    pub fn knowledge(&self) -> &Knowledge {
+        &self.knowledge
     }
 
     /// What the indicator shows for a position.
@@ -142,8 +117,8 @@ impl Analysis {
         if position.is_won() {
             return Winnable::Yes(None);
         }
-        match self.known.get(position) {
-            Some(Known::Winnable { line, at }) => Winnable::Yes(line.get(*at).copied()),
+        match self.knowledge.get(position) {
+            Some(known @ Known::Winnable { .. }) => Winnable::Yes(known.next_move()),
             Some(Known::Lost) => Winnable::No,
             Some(Known::Unknown(_)) if !self.is_running(position) => Winnable::Unknown,
             _ => Winnable::Checking,
@@ -169,46 +144,12 @@ impl Analysis {
         {
             self.running = None;
         }
-        self.learn(position, verdict, limit);
-    }
-
-    /// Keeps what a verdict proves about `position`.
-    pub fn learn(&mut self, position: Position, verdict: Verdict, limit: Duration) {
-        match verdict {
-            Verdict::Won(line) => {
-                let line: Arc<[Move]> = line.into();
-                let mut along = position;
-                for at in 0..=line.len() {
-                    self.known.insert(
-                        along,
-                        Known::Winnable {
-                            line: Arc::clone(&line),
-                            at,
-                        },
-                    );
-                    if let Some(&mv) = line.get(at) {
-                        along.apply(&self.rules, mv);
-                    }
-                }
-            }
-            Verdict::Lost => {
-                self.known.insert(position, Known::Lost);
-            }
-            Verdict::Unknown(Limit::Cancelled) => {}
-            Verdict::Unknown(_) => {
-                self.known.entry(position).or_insert(Known::Unknown(limit));
-            }
-        }
+        self.knowledge.learn(position, &verdict, limit);
     }
 
     fn solve(&mut self, position: &Position, limit: Duration) {
-        if !self.enabled || position.is_won() {
+        if !self.enabled || !self.knowledge.needs_search(position, limit) {
             return;
-        }
-        match self.known.get(position) {
-            Some(Known::Winnable { .. } | Known::Lost) => return,
-            Some(Known::Unknown(t)) if *t >= limit => return,
-            _ => {}
         }
         if self
             .running
@@ -224,7 +165,7 @@ impl Analysis {
             limit,
             cancel: Arc::clone(&cancel),
         });
-        let rules = Arc::clone(&self.rules);
+        let rules = Arc::clone(self.knowledge.rules());
         let tx = self.tx.clone();
         let generation = self.generation;
         let position = *position;

@@ -6,15 +6,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use patience_core::{builtin, Game, Move, Position, RuleSet};
+use patience_solver::analysis::{Known, Outcome};
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 
-use super::analysis::{Analysis, Known, Winnable, HARD, QUICK};
+use super::analysis::{Analysis, Winnable, HARD, QUICK};
 use super::board::Board;
 use super::event::Event;
 use super::finder::{random_deal, Finder};
 use super::keys::{self, Action, Direction};
 use super::play::{Play, State, Tone};
-use super::postmortem::{outcome_of, Ending, Outcome, PostMortem};
+use super::postmortem::{Ending, PostMortem};
 use super::record::{Record, Resumed};
 use crate::render::describe_move;
 use crate::store::Outcome as StoreOutcome;
@@ -518,7 +519,7 @@ impl App {
             return;
         };
         let position = *play.position();
-        let text = match self.analysis.known(&position) {
+        let text = match self.analysis.knowledge().get(&position) {
             _ if position.is_won() => "The game is won.".to_string(),
             Some(Known::Winnable { line, at }) => match line.get(*at) {
                 Some(&mv) => {
@@ -597,7 +598,7 @@ impl App {
         }
         let mut known: Vec<Option<Outcome>> = positions
             .iter()
-            .map(|p| outcome_of(self.analysis.known(p)))
+            .map(|p| self.analysis.knowledge().outcome(p, self.settings.probe))
             .collect();
         if ending == Ending::Stuck {
             if let Some(last) = known.last_mut() {

@@ -4,6 +4,7 @@
 
 use patience_core::rules::{Redeals, ScoreKind};
 use patience_core::{Card, Pile, Suit};
+use patience_solver::analysis::{Fatal, Outcome};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -14,7 +15,7 @@ use super::app::{App, Screen};
 use super::board::{column_lines, Board, ColumnLine, Shape, Spot, CARD_WIDTH};
 use super::keys::pile_key;
 use super::play::{clock_text, Play, State, Tone};
-use super::postmortem::{Ending, Fatal, Outcome, PostMortem};
+use super::postmortem::{Ending, PostMortem};
 use super::{help, menu};
 
 /// Lines above the board: the title, the counts and a blank line.
@@ -506,11 +507,11 @@ fn postmortem_text(
             None => lines.push(("Was the deal winnable? Checking…".to_string(), look.dim())),
         }
         match pm.fatal {
-            Fatal::Searching if pm.deal != Some(Outcome::Lost) => lines.push((
+            None if pm.deal != Some(Outcome::Lost) => lines.push((
                 "Looking for the move after which it was no longer winnable…".to_string(),
                 look.dim(),
             )),
-            Fatal::Found { before, mv } => {
+            Some(Fatal::Found { before, mv }) => {
                 let mut at = *play.game.start();
                 for mv in play.game.history().take(before) {
                     at.apply(play.rules(), mv);
@@ -524,7 +525,7 @@ fn postmortem_text(
                     look.tone(Tone::Hint),
                 ));
             }
-            Fatal::Between { after, by } => {
+            Some(Fatal::Between { after, by }) => {
                 let from = after.map_or("the deal".to_string(), |n| format!("move {n}"));
                 let to = by.map_or("the end".to_string(), |n| format!("move {n}"));
                 lines.push((

@@ -1,11 +1,9 @@
 //! The post-mortem of a lost game: was the deal winnable at all, and after which move it no longer was; in a game
 //! with a choice row (Selective Canfield), which of the choices could have won.
 //!
-//! Positions along a game are winnable up to some move and lost after it (a position reached from a lost one is
-//! lost), so the move that lost the game is found by a binary search over the history, each probe a solve in a
-//! background thread within a time limit. A probe the solver cannot decide is stepped around; if every position
-//! left between the last winnable and the first lost one is undecided, the post-mortem says between which moves
-//! the game was lost.
+//! The move that lost the game is found by the solver's [`FatalSearch`] (a binary search over the history), driven
+//! here in a background thread: each position it asks for is solved there within a time limit, unless the
+//! analysis knew it already; the solves are sent to the analysis too, which keeps what they prove.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -13,24 +11,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use patience_core::{Card, Move, Position, RuleSet};
-use patience_solver::{solve_with_cancel, Limit, Limits, Verdict};
+use patience_solver::analysis::{Fatal, FatalSearch, Outcome};
+use patience_solver::{solve_with_cancel, Limits};
 
-use super::analysis::{Known, MEMORY};
+use super::analysis::MEMORY;
 use super::event::Event;
 
 /// The time the solver gets for each position the post-mortem asks about, unless the settings say otherwise.
 pub const PROBE: Duration = Duration::from_secs(4);
-
-/// What the solver says of one position, in short.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// Some line wins.
-    Winnable,
-    /// No line wins.
-    Lost,
-    /// Undecided within the time limit.
-    Unknown,
-}
 
 /// How the game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,29 +27,6 @@ pub enum Ending {
     Stuck,
     /// The player gave up.
     GaveUp,
-}
-
-/// The move after which the game could no longer be won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fatal {
-    /// Still looking.
-    Searching,
-    /// After `before` moves the position was winnable; move number `before + 1`, `mv`, lost it.
-    Found {
-        /// Moves made before the losing one.
-        before: usize,
-        /// The losing move.
-        mv: Move,
-    },
-    /// The game was lost somewhere after move `after` and by move `by`; the solver could not say where.
-    Between {
-        /// The last position known winnable, by its number of moves (`None`: not even the deal is known).
-        after: Option<usize>,
-        /// The first position known lost, by its number of moves (`None`: not even the last one is known).
-        by: Option<usize>,
-    },
-    /// Nothing to find: the deal was never winnable, or the position is still winnable.
-    NotApplicable,
 }
 
 /// One choice of the base card, and whether it could have won.
@@ -78,12 +43,15 @@ pub struct Choice {
 /// What the background thread reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Update {
-    /// Whether the position the game ended in could still be won.
-    Now(Outcome),
-    /// Whether the deal could be won.
-    Deal(Outcome),
-    /// Where the game was lost.
-    Fatal(Fatal),
+    /// How far the search for the losing move has got.
+    Search {
+        /// Whether the position the game ended in could still be won.
+        now: Option<Outcome>,
+        /// Whether the deal could be won.
+        deal: Option<Outcome>,
+        /// Where the game was lost.
+        fatal: Option<Fatal>,
+    },
     /// Whether choice `index` could have won.
     Choice(usize, Outcome),
     /// Nothing more to come.
@@ -103,8 +71,8 @@ pub struct PostMortem {
     pub now: Option<Outcome>,
     /// Whether the deal could be won.
     pub deal: Option<Outcome>,
-    /// Where the game was lost.
-    pub fatal: Fatal,
+    /// Where the game was lost, once found.
+    pub fatal: Option<Fatal>,
     /// The choices of the base card, for a game with a choice row.
     pub choices: Vec<Choice>,
     /// Whether the thread has finished.
@@ -150,7 +118,7 @@ impl PostMortem {
             id,
             rules,
             positions,
-            moves,
+            search: FatalSearch::new(moves),
             known,
             generation,
             probe,
@@ -158,7 +126,7 @@ impl PostMortem {
             cancel: Arc::clone(&cancel),
             choices: choices.iter().map(|c: &Choice| c.mv).collect(),
         };
-        let count = worker.moves.len();
+        let count = worker.search.moves().len();
         let spawned = std::thread::Builder::new()
             .name("patience-post-mortem".into())
             .spawn(move || {
@@ -171,7 +139,7 @@ impl PostMortem {
             moves: count,
             now: None,
             deal: None,
-            fatal: Fatal::Searching,
+            fatal: None,
             choices,
             done: spawned.is_err(),
             cancel,
@@ -181,9 +149,11 @@ impl PostMortem {
     /// Takes an update from the thread.
     pub fn take(&mut self, update: Update) {
         match update {
-            Update::Now(outcome) => self.now = Some(outcome),
-            Update::Deal(outcome) => self.deal = Some(outcome),
-            Update::Fatal(fatal) => self.fatal = fatal,
+            Update::Search { now, deal, fatal } => {
+                self.now = now;
+                self.deal = deal;
+                self.fatal = fatal;
+            }
             Update::Choice(i, outcome) => {
                 if let Some(choice) = self.choices.get_mut(i) {
                     choice.outcome = Some(outcome);
@@ -196,7 +166,7 @@ impl PostMortem {
     /// The number of moves to go back to, when the move that lost the game is known.
     pub fn back_to(&self) -> Option<usize> {
         match self.fatal {
-            Fatal::Found { before, .. } => Some(before),
+            Some(Fatal::Found { before, .. }) => Some(before),
             _ => None,
         }
     }
@@ -208,21 +178,12 @@ impl Drop for PostMortem {
     }
 }
 
-/// What [`Known`] says in short, for a post-mortem's starting knowledge.
-pub fn outcome_of(known: Option<&Known>) -> Option<Outcome> {
-    match known? {
-        Known::Winnable { .. } => Some(Outcome::Winnable),
-        Known::Lost => Some(Outcome::Lost),
-        Known::Unknown(_) => None,
-    }
-}
-
 /// The thread's side.
 struct Worker {
     id: u64,
     rules: Arc<RuleSet>,
     positions: Vec<Position>,
-    moves: Vec<Move>,
+    search: FatalSearch,
     known: Vec<Option<Outcome>>,
     generation: u64,
     probe: Duration,
@@ -233,23 +194,16 @@ struct Worker {
 
 impl Worker {
     fn run(&mut self) {
-        let last = self.positions.len().saturating_sub(1);
-        let Some(now) = self.probe(last) else { return };
-        self.send(Update::Now(now));
-        if now == Outcome::Winnable {
-            self.send(Update::Deal(Outcome::Winnable));
-            self.send(Update::Fatal(Fatal::NotApplicable));
-        } else {
-            let Some(deal) = self.probe(0) else { return };
-            self.send(Update::Deal(deal));
-            if deal == Outcome::Lost {
-                self.send(Update::Fatal(Fatal::NotApplicable));
-            } else {
-                let Some(fatal) = self.search(deal, now) else {
-                    return;
-                };
-                self.send(Update::Fatal(fatal));
-            }
+        while let Some(i) = self.search.probe() {
+            let Some(outcome) = self.probe(i) else {
+                return;
+            };
+            self.search.record(outcome);
+            self.send(Update::Search {
+                now: self.search.now(),
+                deal: self.search.deal(),
+                fatal: self.search.fatal(),
+            });
         }
         for i in 0..self.choices.len() {
             let Some(outcome) = self.choice(i) else {
@@ -260,47 +214,9 @@ impl Worker {
         self.send(Update::Done);
     }
 
-    /// The binary search for the losing move; `None` when cancelled.
-    fn search(&mut self, deal: Outcome, now: Outcome) -> Option<Fatal> {
-        let last = self.positions.len() - 1;
-        // Positions `..=lo` are winnable, `hi..` lost; -1 and last + 1 stand for "none known".
-        let mut lo: i64 = if deal == Outcome::Winnable { 0 } else { -1 };
-        let mut hi: i64 = if now == Outcome::Lost {
-            last as i64
-        } else {
-            last as i64 + 1
-        };
-        let mut undecided = vec![false; last + 1];
-        loop {
-            let middle = (lo + hi) / 2;
-            let Some(probe) = (lo + 1..hi)
-                .filter(|&i| !undecided[i as usize])
-                .min_by_key(|&i| ((i - middle).abs(), i))
-            else {
-                break;
-            };
-            match self.probe(probe as usize)? {
-                Outcome::Winnable => lo = probe,
-                Outcome::Lost => hi = probe,
-                Outcome::Unknown => undecided[probe as usize] = true,
-            }
-        }
-        let known = |i: i64| (0..=last as i64).contains(&i).then_some(i as usize);
-        Some(match (known(lo), known(hi)) {
-            (Some(before), Some(lost)) if lost == before + 1 => Fatal::Found {
-                before,
-                mv: self.moves[before],
-            },
-            (after, by) => Fatal::Between { after, by },
-        })
-    }
-
     fn choice(&mut self, i: usize) -> Option<Outcome> {
         let mv = self.choices[i];
-        if self.moves.first() == Some(&mv) {
-            if let Some(outcome) = self.known.get(1).copied().flatten() {
-                return Some(outcome);
-            }
+        if self.search.moves().first() == Some(&mv) {
             return self.probe(1);
         }
         let mut child = *self.positions.first()?;
@@ -328,12 +244,7 @@ impl Worker {
             nodes: None,
         };
         let report = solve_with_cancel(&self.rules, &position, &limits, &self.cancel);
-        let outcome = match &report.verdict {
-            Verdict::Won(_) => Outcome::Winnable,
-            Verdict::Lost => Outcome::Lost,
-            Verdict::Unknown(Limit::Cancelled) => return None,
-            Verdict::Unknown(_) => Outcome::Unknown,
-        };
+        let outcome = Outcome::of(&report.verdict)?;
         let _ = self.tx.send(Event::Solved {
             generation: self.generation,
             position,

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use patience_core::{builtin, Move, Pile, Position};
+use patience_solver::analysis::{Fatal, Outcome};
 use patience_solver::{solve, Limits, Verdict};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -19,7 +20,6 @@ use super::app::{App, Screen, Settings, Start};
 use super::board::{column_lines, ColumnLine, Shape};
 use super::draw;
 use super::play::{State, Tone};
-use super::postmortem::{Fatal, Outcome};
 use super::record::Record;
 
 /// Settings for tests: no background solver unless a test turns it on, no auto-play, short post-mortem probes.
@@ -755,10 +755,10 @@ fn the_post_mortem_finds_the_losing_move_and_b_goes_back_before_it() {
     assert_eq!(pm.deal, Some(Outcome::Winnable));
     assert_eq!(
         pm.fatal,
-        Fatal::Found {
+        Some(Fatal::Found {
             before: k,
             mv: losing
-        }
+        })
     );
     let text = screen_text(&mut a);
     let ending = if stuck {

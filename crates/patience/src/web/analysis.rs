@@ -3,15 +3,16 @@
 //!
 //! A search never holds up a request: the winnable status is started after each move and read when it is ready;
 //! a hint waits for its search, within a time limit, without blocking the server's threads. What a search finds
-//! is kept by position, as in the terminal player: a winning line marks every position along it as winnable (so
-//! following hints needs no new search), and a position reached from a lost one is lost.
+//! is kept by position in the solver's [`Knowledge`], as in the terminal player: a winning line marks every
+//! position along it as winnable (so following hints needs no new search), and a position reached from a lost
+//! one is lost.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use patience_core::{Move, Position, RuleSet};
+use patience_solver::analysis::{Knowledge, Known, Outcome};
 use patience_solver::{solve_with_cancel, Limit, Limits, Verdict};
 use serde::Serialize;
 use tokio::sync::{watch, Semaphore};
@@ -69,22 +70,6 @@ impl Pool {
     }
 }
 
-/// What is known of a position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Known {
-    /// Winnable: `line[at..]` wins from it.
-    Winnable {
-        /// A winning line through the position.
-        line: Arc<[Move]>,
-        /// Where the position lies on the line.
-        at: usize,
-    },
-    /// No line of moves wins from it.
-    Lost,
-    /// The solver could not decide within this time.
-    Unknown(Duration),
-}
-
 /// What the API says of a position: can it still be won.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -118,9 +103,9 @@ struct Shared {
     finished: watch::Sender<u64>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct State {
-    known: HashMap<Position, Known>,
+    knowledge: Knowledge,
     running: Option<Running>,
 }
 
@@ -138,9 +123,12 @@ impl Analysis {
         Analysis {
             handle: AnalysisHandle {
                 shared: Arc::new(Shared {
+                    state: Mutex::new(State {
+                        knowledge: Knowledge::new(Arc::clone(&rules)),
+                        running: None,
+                    }),
                     rules,
                     pool,
-                    state: Mutex::new(State::default()),
                     finished: watch::Sender::new(0),
                 }),
             },
@@ -165,14 +153,9 @@ impl AnalysisHandle {
     /// Makes sure `position` is known or being solved within `limit`, cancelling a search of any other position.
     pub fn look_at(&self, position: &Position, limit: Duration) {
         let shared = &self.shared;
-        if position.is_won() {
-            return;
-        }
         let mut state = shared.lock();
-        match state.known.get(position) {
-            Some(Known::Winnable { .. } | Known::Lost) => return,
-            Some(Known::Unknown(t)) if *t >= limit => return,
-            _ => {}
+        if !state.knowledge.needs_search(position, limit) {
+            return;
         }
         if state
             .running
@@ -212,7 +195,7 @@ impl AnalysisHandle {
                 {
                     state.running = None;
                 }
-                learn(&shared.rules, &mut state, position, verdict, limit);
+                state.knowledge.learn(position, &verdict, limit);
             }
             shared.finished.send_modify(|n| *n += 1);
         });
@@ -220,21 +203,15 @@ impl AnalysisHandle {
 
     /// Records what follows from a move: a position reached from a lost one is lost.
     pub fn moved(&self, from: &Position, to: &Position) {
-        let mut state = self.shared.lock();
-        if state.known.get(from) == Some(&Known::Lost) {
-            state.known.entry(*to).or_insert(Known::Lost);
-        }
+        self.shared.lock().knowledge.moved(from, to);
     }
 
     /// Keeps what a verdict proves about `position` (a winning line found when the deal was chosen, say).
     pub fn learn(&self, position: Position, verdict: Verdict, limit: Duration) {
-        learn(
-            &self.shared.rules,
-            &mut self.shared.lock(),
-            position,
-            verdict,
-            limit,
-        );
+        self.shared
+            .lock()
+            .knowledge
+            .learn(position, &verdict, limit);
     }
 
     /// Whether `position` can still be won, as far as is known now, and the next move of a winning line.
@@ -243,8 +220,8 @@ impl AnalysisHandle {
             return (Status::Won, None);
         }
         let state = self.shared.lock();
-        match state.known.get(position) {
-            Some(Known::Winnable { line, at }) => (Status::Yes, line.get(*at).copied()),
+        match state.knowledge.get(position) {
+            Some(known @ Known::Winnable { .. }) => (Status::Yes, known.next_move()),
             Some(Known::Lost) => (Status::No, None),
             Some(Known::Unknown(_))
                 if !state
@@ -263,12 +240,10 @@ impl AnalysisHandle {
     pub async fn hint(&self, position: &Position, wait: Duration) -> (Status, Option<Move>) {
         let deadline = Instant::now() + wait;
         let mut finished = self.shared.finished.subscribe();
-        {
-            let mut state = self.shared.lock();
-            if matches!(state.known.get(position), Some(Known::Unknown(t)) if *t < HARD) {
-                state.known.remove(position);
-            }
-        }
+        self.shared
+            .lock()
+            .knowledge
+            .forget_undecided(position, HARD);
         self.look_at(position, HARD);
         loop {
             let answer = self.status(position);
@@ -299,9 +274,9 @@ pub struct AnalysisHandle {
 }
 
 impl AnalysisHandle {
-    /// What is known of a position.
-    pub fn known(&self, position: &Position) -> Option<Known> {
-        self.shared.lock().known.get(position).cloned()
+    /// What a search of `position` within `limit` would say, if that is known without one.
+    pub fn outcome(&self, position: &Position, limit: Duration) -> Option<Outcome> {
+        self.shared.lock().knowledge.outcome(position, limit)
     }
 
     /// The rules.
@@ -321,13 +296,10 @@ impl AnalysisHandle {
             .pool
             .solve(Arc::clone(&self.shared.rules), position, limit, cancel)
             .await;
-        learn(
-            &self.shared.rules,
-            &mut self.shared.lock(),
-            position,
-            verdict.clone(),
-            limit,
-        );
+        self.shared
+            .lock()
+            .knowledge
+            .learn(position, &verdict, limit);
         verdict
     }
 }
@@ -336,42 +308,5 @@ impl Shared {
     /// The state, even if a thread panicked while holding it (what it holds is a cache, always usable).
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-fn learn(
-    rules: &RuleSet,
-    state: &mut State,
-    position: Position,
-    verdict: Verdict,
-    limit: Duration,
-) {
-    match verdict {
-        Verdict::Won(line) => {
-            let line: Arc<[Move]> = line.into();
-            let mut along = position;
-            for at in 0..=line.len() {
-                state.known.insert(
-                    along,
-                    Known::Winnable {
-                        line: Arc::clone(&line),
-                        at,
-                    },
-                );
-                if let Some(&mv) = line.get(at) {
-                    along.apply(rules, mv);
-                }
-            }
-        }
-        Verdict::Lost => {
-            state.known.insert(position, Known::Lost);
-        }
-        Verdict::Unknown(Limit::Cancelled) => {}
-        Verdict::Unknown(_) => {
-            let entry = state.known.entry(position).or_insert(Known::Unknown(limit));
-            if matches!(entry, Known::Unknown(t) if *t < limit) {
-                *entry = Known::Unknown(limit);
-            }
-        }
     }
 }
