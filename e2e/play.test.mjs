@@ -219,3 +219,23 @@ test('Four Seasons is laid out as a cross, and two tabs play apart', async () =>
   await one.close();
   await two.close();
 });
+
+test('Selective Canfield deal 4: a losing choice of base card, and the post-mortem names the choices that could win', async () => {
+  const page = await newPage();
+  await page.goto(`${address}/#selective-canfield/4`);
+  await page.waitForSelector(`${pile('choice:2')} ${card('5C')}`);
+  await page.dblclick(card('5C'));
+  await page.waitForSelector(`${pile('foundation:0')} ${card('5C')}`);
+  await page.waitForSelector('#postmortem-button:not([hidden])', { timeout: 30000 });
+  await page.click('#postmortem-button');
+  await page.waitForFunction(() => {
+    const items = [...document.querySelectorAll('#postmortem .choices li')];
+    return items.length === 5 && items.every((li) => li.dataset.outcome);
+  }, null, { timeout: 60000 });
+  assert.equal(await page.getAttribute('#postmortem .choices li.yours', 'data-card'), '5C');
+  assert.equal(await page.getAttribute('#postmortem .choices li.yours', 'data-outcome'), 'lost');
+  assert.match(await page.textContent('#postmortem'), /could have won; your choice, 5\u2663, could not\./);
+  await page.screenshot({ path: path.join(artifacts, 'selective-canfield-post-mortem.png') });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

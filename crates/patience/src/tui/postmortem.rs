@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use patience_core::{Card, Move, Position, RuleSet};
-use patience_solver::analysis::{Fatal, FatalSearch, Outcome};
+use patience_solver::analysis::{self, Fatal, FatalSearch, Outcome};
 use patience_solver::{solve_with_cancel, Limits};
 
 use super::analysis::MEMORY;
@@ -98,22 +98,18 @@ impl PostMortem {
         tx: Sender<Event>,
     ) -> PostMortem {
         let cancel = Arc::new(AtomicBool::new(false));
-        let choices: Vec<Choice> = positions
+        let openings = positions
             .first()
-            .filter(|p| p.choice_pending())
-            .map(|p| {
-                p.legal_moves(&rules)
-                    .into_iter()
-                    .filter_map(|mv| {
-                        Some(Choice {
-                            mv,
-                            card: p.top(mv.from)?,
-                            outcome: None,
-                        })
-                    })
-                    .collect()
-            })
+            .map(|start| analysis::choices(&rules, start))
             .unwrap_or_default();
+        let choices = openings
+            .iter()
+            .map(|c| Choice {
+                mv: c.mv,
+                card: c.card,
+                outcome: None,
+            })
+            .collect();
         let mut worker = Worker {
             id,
             rules,
@@ -124,7 +120,7 @@ impl PostMortem {
             probe,
             tx,
             cancel: Arc::clone(&cancel),
-            choices: choices.iter().map(|c: &Choice| c.mv).collect(),
+            choices: openings,
         };
         let count = worker.search.moves().len();
         let spawned = std::thread::Builder::new()
@@ -189,7 +185,7 @@ struct Worker {
     probe: Duration,
     tx: Sender<Event>,
     cancel: Arc<AtomicBool>,
-    choices: Vec<Move>,
+    choices: Vec<analysis::Choice>,
 }
 
 impl Worker {
@@ -215,13 +211,11 @@ impl Worker {
     }
 
     fn choice(&mut self, i: usize) -> Option<Outcome> {
-        let mv = self.choices[i];
-        if self.search.moves().first() == Some(&mv) {
+        let choice = self.choices[i];
+        if self.search.moves().first() == Some(&choice.mv) {
             return self.probe(1);
         }
-        let mut child = *self.positions.first()?;
-        child.apply(&self.rules, mv);
-        self.solve(child)
+        self.solve(choice.position)
     }
 
     /// What position `i` is, solving it if it is not known; `None` when cancelled.

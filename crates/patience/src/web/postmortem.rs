@@ -1,16 +1,18 @@
 //! The post-mortem of a game: could the deal be won at all, can the position still be won, and after which move
-//! it no longer could.
+//! it no longer could; in a game with a choice row (Selective Canfield), which of the choices could have won.
 //!
 //! As in the terminal player, the losing move is found by the solver's [`FatalSearch`] (a binary search over the
 //! history), driven here by a background task: each position it asks for is searched in the pool within a time
-//! limit, unless the game's analysis knows it already. The API reads how far it has got.
+//! limit, unless the game's analysis knows it already. Then the position after each choice of base card the deal
+//! opened with ([`patience_solver::analysis::choices()`]) is looked at the same way. The API reads how far it has
+//! got.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use patience_core::{Move, Position};
-use patience_solver::analysis::{Fatal, FatalSearch, Outcome};
+use patience_core::{Card, Move, Position};
+use patience_solver::analysis::{self as solver, Fatal, FatalSearch, Outcome};
 use serde::Serialize;
 
 use super::analysis::AnalysisHandle;
@@ -29,8 +31,26 @@ pub struct Report {
     pub now: Option<Outcome>,
     /// Where the game was lost.
     pub fatal: Option<Fatal>,
+    /// The choices of the base card the deal opened with (none in a game without a choice row).
+    pub choices: Vec<Choice>,
     /// Whether the post-mortem has finished.
     pub done: bool,
+}
+
+/// One choice of the base card, and whether it could have won.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Choice {
+    /// The card chosen.
+    pub card: Card,
+    /// The move that makes the choice, in the notation.
+    pub notation: String,
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// Whether the game could be won after it (`null` while unknown).
+    pub outcome: Option<Outcome>,
+    /// Whether it is the choice the player made.
+    pub yours: bool,
 }
 
 /// A post-mortem under way or finished. Dropping it stops the search.
@@ -55,11 +75,22 @@ impl PostMortem {
             positions.push(along);
         }
         let count = moves.len();
+        let choices = solver::choices(analysis.rules(), &start);
         let report = Arc::new(Mutex::new(Report {
             moves: count,
             deal: None,
             now: None,
             fatal: None,
+            choices: choices
+                .iter()
+                .map(|c| Choice {
+                    card: c.card,
+                    notation: c.mv.to_string(),
+                    mv: c.mv,
+                    outcome: None,
+                    yours: moves.first() == Some(&c.mv),
+                })
+                .collect(),
             done: false,
         }));
         let cancel = Arc::new(AtomicBool::new(false));
@@ -67,6 +98,7 @@ impl PostMortem {
             analysis,
             positions,
             search: FatalSearch::new(moves),
+            choices,
             report: Arc::clone(&report),
             cancel: Arc::clone(&cancel),
         };
@@ -99,6 +131,7 @@ struct Worker {
     analysis: AnalysisHandle,
     positions: Vec<Position>,
     search: FatalSearch,
+    choices: Vec<solver::Choice>,
     report: Arc<Mutex<Report>>,
     cancel: Arc<AtomicBool>,
 }
@@ -116,6 +149,12 @@ impl Worker {
                 r.deal = search.deal();
                 r.fatal = search.fatal();
             });
+        }
+        for (i, choice) in self.choices.iter().enumerate() {
+            let Some(outcome) = self.probe(choice.position).await else {
+                return;
+            };
+            self.update(|r| r.choices[i].outcome = Some(outcome));
         }
         self.update(|r| r.done = true);
     }

@@ -323,6 +323,75 @@ async fn the_post_mortem_finds_the_losing_move() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_post_mortem_says_which_choices_of_base_card_could_have_won() {
+    let server = Server::new();
+    let state = server
+        .start(json!({"game": "selective-canfield", "deal": 4}))
+        .await;
+    let game = id(&state);
+    let offered: Vec<String> = state["legal_moves"]
+        .as_array()
+        .expect("legal moves")
+        .iter()
+        .map(|m| m["notation"].as_str().expect("notation").to_string())
+        .collect();
+    assert_eq!(offered.len(), 5, "{state}");
+    let chosen = &offered[2];
+    let (status, state) = server
+        .post(
+            &format!("/api/sessions/{game}/moves"),
+            &json!({"move": chosen}).to_string(),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    let mut report = Value::Null;
+    for _ in 0..1200 {
+        let (code, answer) = server
+            .get(&format!("/api/sessions/{game}/postmortem"))
+            .await;
+        assert_eq!(code, StatusCode::OK, "{answer}");
+        report = answer;
+        if report["done"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(report["done"], true, "{report}");
+    let choices = report["choices"].as_array().expect("choices");
+    assert_eq!(choices.len(), 5, "{report}");
+    for (choice, notation) in choices.iter().zip(&offered) {
+        assert_eq!(choice["notation"], notation.as_str(), "{report}");
+        assert_eq!(
+            choice["move"]["from"]
+                .as_str()
+                .map(|f| f.starts_with("choice:")),
+            Some(true),
+            "{report}"
+        );
+        assert!(
+            choice["card"].as_str().is_some_and(|c| c.len() == 2),
+            "{report}"
+        );
+        assert!(
+            matches!(
+                choice["outcome"].as_str(),
+                Some("winnable" | "lost" | "unknown")
+            ),
+            "{report}"
+        );
+        assert_eq!(choice["yours"], notation == chosen, "{report}");
+    }
+    // The player's choice led to the position the game ended in.
+    assert_eq!(choices[2]["outcome"], report["now"], "{report}");
+    // A game without a choice row has none.
+    let other = id(&server.start(json!({"game": "canfield", "deal": 3})).await);
+    let (_, report) = server
+        .get(&format!("/api/sessions/{other}/postmortem"))
+        .await;
+    assert_eq!(report["choices"], json!([]), "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_winnable_deal_is_proved_and_its_hints_are_ready() {
     let server = Server::new();
     let state = server

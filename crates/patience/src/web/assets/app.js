@@ -640,6 +640,7 @@
         lines.push(`It was lost somewhere after move ${fatal.after === null ? '0' : fatal.after}${fatal.by === null ? '' : ` and by move ${fatal.by}`}; the solver could not say where.`);
       }
       for (const line of lines) panel.append(element('p', '', line));
+      if (report.choices.length) panel.append(...choicesShown(report.choices));
       if (fatal && fatal.kind === 'found') {
         const back = element('button', '', `Go back to move ${fatal.before}`);
         back.type = 'button';
@@ -655,6 +656,40 @@
       if (!report.done) app.postmortemTimer = setTimeout(step, 700);
     };
     step();
+  }
+
+  /** The choices of base card: which could have won, in a sentence, then each with its outcome, the player's marked. */
+  function choicesShown(choices) {
+    const short = (c) => `${rankText(c.card)}${SUIT_SYMBOL[c.card[1]]}`;
+    const either = (cs) => cs.length === 1 ? short(cs[0]) : `${cs.slice(0, -1).map(short).join(', ')} or ${short(cs[cs.length - 1])}`;
+    const yours = choices.find((c) => c.yours);
+    const others = choices.filter((c) => !c.yours && c.outcome === 'winnable');
+    let sentence;
+    if (choices.some((c) => c.outcome === null)) {
+      sentence = 'Which choices of base card could have won? Looking\u2026';
+    } else if (choices.every((c) => c.outcome === 'lost')) {
+      sentence = 'No choice of base card could have won.';
+    } else if (!yours) {
+      sentence = others.length ? `Choosing ${either(others)} as the base card could win.` : 'No choice of base card was proved winnable.';
+    } else if (yours.outcome === 'winnable') {
+      sentence = `Your choice, ${short(yours)}, could win${others.length ? `; so could ${either(others)}` : ''}.`;
+    } else if (yours.outcome === 'lost') {
+      sentence = others.length ? `Choosing ${either(others)} could have won; your choice, ${short(yours)}, could not.` : `Your choice, ${short(yours)}, could not win, and no other was proved winnable.`;
+    } else {
+      sentence = `Whether your choice, ${short(yours)}, could win was not decided in time${others.length ? `; choosing ${either(others)} could have won` : ''}.`;
+    }
+    const words = { winnable: 'could win', lost: 'could not win', unknown: 'not decided' };
+    const list = element('ul', 'choices');
+    list.setAttribute('aria-label', 'The choices of base card');
+    for (const c of choices) {
+      const item = element('li', c.yours ? 'yours' : '');
+      item.dataset.card = c.card;
+      item.dataset.outcome = c.outcome || '';
+      item.append(element('span', isRed(c.card) ? 'red' : '', short(c)), ` ${c.outcome ? words[c.outcome] : '\u2026'}`);
+      if (c.yours) item.append(element('strong', '', ' (your choice)'));
+      list.append(item);
+    }
+    return [element('p', '', sentence), list];
   }
 
   // ---- The win ------------------------------------------------------------------------------------------
