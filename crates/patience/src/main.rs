@@ -70,6 +70,14 @@ pub enum Command {
     /// Records finished games in a loop for the store's crash test (tests/store_crash.rs); not for players.
     #[command(hide = true)]
     StoreTorture(StoreTortureArgs),
+    /// Plays many games at once against a running `patience serve` and checks every answer (the web server's
+    /// load test, tests/web_load.rs); not for players.
+    #[command(hide = true)]
+    LoadTest(LoadTestArgs),
+    /// Measures the solver's peak memory per --memory budget and its elapsed time per --time-limit (the figures
+    /// of docs/reliability.md); not for players.
+    #[command(hide = true)]
+    BenchLimits(BenchLimitsArgs),
 }
 
 /// Arguments of `patience list`.
@@ -324,6 +332,64 @@ pub struct StoreTortureArgs {
     pub games: u32,
 }
 
+/// Arguments of the hidden `patience load-test`.
+#[derive(Debug, Args)]
+pub struct LoadTestArgs {
+    /// The server, as `patience serve` prints it: http://127.0.0.1:PORT (only this machine's addresses).
+    #[arg(long)]
+    pub url: String,
+    /// Players at once, each with a connection and a game of its own.
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Requests to send in all.
+    #[arg(long, default_value_t = 10_000)]
+    pub requests: u64,
+    /// Stop after this many seconds even if requests are left.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
+    pub time_limit: f64,
+    /// The seed of the players' random choices (deals, moves).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Arguments of the hidden `patience bench-limits`.
+#[derive(Debug, Args)]
+pub struct BenchLimitsArgs {
+    /// The game.
+    #[arg(long, default_value = "canfield")]
+    pub game: String,
+    /// The deal of the memory runs: by default the hardest of Canfield deals 1..1000 (the most nodes in 1 s).
+    #[arg(long, default_value = "137")]
+    pub memory_deal: String,
+    /// The --memory budgets to measure, in MiB.
+    #[arg(long, value_delimiter = ',', default_values_t = [64, 256, 1024])]
+    pub memory: Vec<u64>,
+    /// The time limit of the memory runs: long enough for the table to fill.
+    #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
+    pub memory_time_limit: f64,
+    /// The --time-limit values to measure, in seconds.
+    #[arg(long, value_delimiter = ',', default_values_t = [0.5, 1.0, 2.0, 5.0])]
+    pub time_limit: Vec<f64>,
+    /// The deals of the time runs: hard ones, undecided at every limit measured.
+    #[arg(long, value_delimiter = ',', default_values_t = ["137".to_string(), "157".to_string(), "55".to_string()])]
+    pub time_deals: Vec<String>,
+    /// The --memory of the time runs, in MiB.
+    #[arg(long, default_value_t = 1024)]
+    pub time_memory: u64,
+    /// Runs of each time limit on each deal.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// For the child process: solve this one deal and print its cost and peak memory as JSON.
+    #[arg(long, hide = true)]
+    pub one_deal: Option<String>,
+    /// For the child process: its time limit.
+    #[arg(long, hide = true, default_value_t = 1.0)]
+    pub one_time_limit: f64,
+    /// For the child process: its memory budget.
+    #[arg(long, hide = true, default_value_t = 1024)]
+    pub one_memory: u64,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -340,6 +406,8 @@ fn main() -> ExitCode {
         Command::Serve(args) => web::run(args, cli.data_dir.as_deref()),
         Command::History(args) => cmd::history::run(args, cli.json, cli.data_dir.as_deref()),
         Command::StoreTorture(args) => cmd::store_torture::run(args, cli.data_dir.as_deref()),
+        Command::LoadTest(args) => cmd::load_test::run(args, cli.json),
+        Command::BenchLimits(args) => cmd::bench_limits::run(args, cli.json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -25,6 +25,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -39,7 +42,12 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// The longest a request may take, body included; a slower one is cut off with 408.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// The most games held at once; starting one more forgets the one left alone longest.
-pub const MAX_SESSIONS: usize = 64;
+pub const MAX_SESSIONS: usize = 1024;
+/// The longest the server waits for a request's head (its line and headers), on a new connection or for the
+/// next request on one kept alive; the connection is then closed.
+pub const HEAD_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long requests under way may go on once the server is interrupted.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// What every request handler shares.
 pub struct AppState {
@@ -117,14 +125,61 @@ pub fn run(args: &ServeArgs, data_dir: Option<&Path>) -> anyhow::Result<()> {
             .context("cannot read the address listened on")?;
         output::print(&format!("listening on http://{bound}/\n"))?;
         let state = AppState::new(Pool::new(Pool::default_size()), record);
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(async {
-                if tokio::signal::ctrl_c().await.is_err() {
-                    // Without a signal handler the server runs until it is killed, which is as good.
-                    std::future::pending::<()>().await;
-                }
-            })
-            .await
-            .context("the server stopped")
+        serve(listener, router(state)).await;
+        Ok(())
     })
+}
+
+/// Accepts connections and serves each with `app` until interrupted (Ctrl-C), then lets the requests under way
+/// finish for a few seconds.
+///
+/// Each connection is HTTP/1.1 with hyper's header timeout, which `axum::serve` does not set: a connection that
+/// has not sent a whole request head within [`HEAD_TIMEOUT`], the first or the next one on a connection kept
+/// alive, is closed, so that idle or slow connections are not held for ever.
+async fn serve(listener: tokio::net::TcpListener, app: Router) {
+    let graceful = GracefulShutdown::new();
+    let mut interrupted = std::pin::pin!(async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            // Without a signal handler the server runs until it is killed, which is as good.
+            std::future::pending::<()>().await;
+        }
+    });
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut interrupted => break,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(e) if is_connection_error(&e) => continue,
+            Err(e) => {
+                // Out of file descriptors, say: wait for connections to close rather than spin.
+                eprintln!("note: cannot accept a connection: {e}");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        // Answers are small: send them at once.
+        let _ = stream.set_nodelay(true);
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEAD_TIMEOUT)
+            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            // A connection that fails (closed by the client, timed out) concerns that client alone.
+            let _ = connection.await;
+        });
+    }
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await;
+}
+
+/// An error of one incoming connection, not of the listener.
+fn is_connection_error(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::ConnectionRefused
+            | std::io::ErrorKind::ConnectionAborted
+            | std::io::ErrorKind::ConnectionReset
+    )
 }
