@@ -1,6 +1,8 @@
 //! Fuzz target `rule_file`: see `crates/patience-core/tests/fuzz_checks/mod.rs` for what it checks.
 #![no_main]
 
+// Each target calls one of the shared checks; the others are unused here.
+#[allow(dead_code)]
 #[path = "../../crates/patience-core/tests/fuzz_checks/mod.rs"]
 mod fuzz_checks;
 
