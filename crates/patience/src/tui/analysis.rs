@@ -203,7 +203,12 @@ impl Drop for Analysis {
 mod tests {
     use super::*;
     use patience_core::builtin;
-    use std::sync::mpsc::channel;
+    use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+    use std::time::Instant;
+
+    /// How soon a cancelled search must stop and its thread end (the thread runs at idle priority, and the search
+    /// looks at its flag every few thousand positions).
+    const STOPS_WITHIN: Duration = Duration::from_secs(5);
 
     #[test]
     fn a_winning_line_marks_every_position_along_it() {
@@ -233,5 +238,82 @@ mod tests {
             analysis.winnable(&next),
             Winnable::Yes(line.get(1).copied())
         );
+    }
+
+    /// Waits for the search of `position` to report; returns its verdict.
+    fn verdict_of(rx: &Receiver<Event>, position: &Position) -> Verdict {
+        let deadline = Instant::now() + STOPS_WITHIN;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(Event::Solved {
+                    position: solved,
+                    verdict,
+                    ..
+                }) if solved == *position => return verdict,
+                Ok(_) => {}
+                Err(e) => panic!("no verdict within {STOPS_WITHIN:?}: {e:?}"),
+            }
+        }
+    }
+
+    /// Waits until every sender is gone: the search threads' included, which hold one until they end.
+    fn threads_ended(rx: &Receiver<Event>) {
+        let deadline = Instant::now() + STOPS_WITHIN;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(_) => {}
+                Err(RecvTimeoutError::Disconnected) => return,
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("a search thread still runs {STOPS_WITHIN:?} after it was cancelled")
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_cancelled_search_stops_and_its_thread_ends() {
+        // Four Seasons deal 1 stays undecided far longer than the 10 s of a second hint.
+        let rules = Arc::new(builtin::rules("four-seasons").expect("game"));
+        let start = Position::deal(&rules, 1).expect("deal");
+        let mut next = start;
+        next.apply(&rules, next.legal_moves(&rules)[0]);
+        for how in ["cancel", "a new position", "the player leaves"] {
+            let (tx, rx) = channel();
+            let mut analysis = Analysis::new(Arc::clone(&rules), tx, true);
+            analysis.think_harder(&start);
+            assert_eq!(analysis.winnable(&start), Winnable::Checking);
+            std::thread::sleep(Duration::from_millis(200));
+            let cancelled = Instant::now();
+            let analysis = match how {
+                "cancel" => {
+                    analysis.cancel();
+                    Some(analysis)
+                }
+                "a new position" => {
+                    analysis.look_at(&next);
+                    Some(analysis)
+                }
+                _ => {
+                    drop(analysis);
+                    None
+                }
+            };
+            // The search stops for the flag, not for its time limit.
+            assert_eq!(
+                verdict_of(&rx, &start),
+                Verdict::Unknown(patience_solver::Limit::Cancelled),
+                "{how}"
+            );
+            let stopped = cancelled.elapsed();
+            // Then the player leaves, which stops the search of the new position too.
+            drop(analysis);
+            if how == "a new position" {
+                verdict_of(&rx, &next);
+            }
+            threads_ended(&rx);
+            eprintln!("{how}: the search stopped {stopped:?} after it was cancelled");
+        }
     }
 }

@@ -310,3 +310,94 @@ impl Shared {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::session::{Session, Sessions};
+    use patience_core::{builtin, Game};
+
+    /// How soon a cancelled search must end its blocking task.
+    const ENDS_WITHIN: Duration = Duration::from_secs(5);
+
+    /// Four Seasons: deal 1 stays undecided far longer than a hint's 8 s.
+    fn four_seasons() -> Arc<RuleSet> {
+        Arc::new(builtin::rules("four-seasons").expect("built in"))
+    }
+
+    /// Waits until `n` searches of the analysis have ended: their blocking tasks have returned and given back
+    /// their place in the pool. Returns how long that took.
+    async fn searches_ended(handle: &AnalysisHandle, n: u64) -> Duration {
+        let start = Instant::now();
+        let mut finished = handle.shared.finished.subscribe();
+        let ended = tokio::time::timeout(ENDS_WITHIN, finished.wait_for(|&done| done >= n)).await;
+        assert!(
+            matches!(ended, Ok(Ok(_))),
+            "search {n} still runs {ENDS_WITHIN:?} after it was cancelled"
+        );
+        start.elapsed()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_hint_cancelled_by_a_move_ends_its_blocking_search() {
+        let rules = four_seasons();
+        let start = Position::deal(&rules, 1).expect("deal 1");
+        let mut next = start;
+        next.apply(&rules, start.legal_moves(&rules)[0]);
+        let pool = Pool::new(1);
+        let analysis = Analysis::new(Arc::clone(&rules), pool.clone());
+        // The hint's search is still under way when its wait runs out; it holds the pool's one place.
+        let (status, _) = analysis.hint(&start, Duration::from_millis(300)).await;
+        assert_eq!(status, Status::Checking);
+        assert_eq!(pool.permits.available_permits(), 0);
+        // A move: the session looks at the new position, which cancels the hint's search.
+        analysis.moved(&start, &next);
+        analysis.look_at(&next, QUICK);
+        let took = searches_ended(&analysis, 1).await;
+        assert_eq!(
+            analysis.status(&start).0,
+            Status::Checking,
+            "nothing learnt"
+        );
+        // The session forgotten: the search of the new position ends too, and the pool is free.
+        let handle = analysis.handle();
+        drop(analysis);
+        let then = searches_ended(&handle, 2).await;
+        assert_eq!(pool.permits.available_permits(), 1);
+        eprintln!("searches ended {took:?} after a move, {then:?} after the session went");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_hint_of_an_evicted_session_ends_its_blocking_search() {
+        let rules = four_seasons();
+        let pool = Pool::new(1);
+        let mut sessions = Sessions::new(1);
+        let game = Game::new(Arc::clone(&rules), 1).expect("deal 1");
+        let session = Session::new(game, None, pool.clone());
+        let handle = session.analysis.handle();
+        let start = *session.game.position();
+        sessions.insert(session);
+        // A hint request in flight holds the analysis's handle, not the session. Its search replaces the quick
+        // one the new session started.
+        let hint = tokio::spawn({
+            let handle = handle.clone();
+            async move { handle.hint(&start, Duration::from_millis(1500)).await }
+        });
+        searches_ended(&handle, 1).await;
+        while pool.permits.available_permits() > 0 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        // A new game past the bound forgets the session, which cancels the hint's search.
+        let other =
+            Game::new(Arc::new(builtin::rules("canfield").expect("built in")), 1).expect("deal 1");
+        sessions.insert(Session::new(other, None, pool.clone()));
+        let took = searches_ended(&handle, 2).await;
+        // The hint answers by the end of its wait, undecided.
+        let answer = tokio::time::timeout(ENDS_WITHIN, hint).await;
+        assert!(
+            matches!(answer, Ok(Ok((Status::Checking, None)))),
+            "{answer:?}"
+        );
+        eprintln!("the evicted session's search ended {took:?} after the eviction");
+    }
+}
