@@ -362,7 +362,7 @@ pub struct BenchLimitsArgs {
     #[arg(long, default_value = "137")]
     pub memory_deal: String,
     /// The --memory budgets to measure, in MiB.
-    #[arg(long, value_delimiter = ',', default_values_t = [64, 256, 1024])]
+    #[arg(long, value_delimiter = ',', default_values_t = [64, 100, 256, 1024])]
     pub memory: Vec<u64>,
     /// The time limit of the memory runs: long enough for the table to fill.
     #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
@@ -371,7 +371,7 @@ pub struct BenchLimitsArgs {
     #[arg(long, value_delimiter = ',', default_values_t = [0.5, 1.0, 2.0, 5.0])]
     pub time_limit: Vec<f64>,
     /// The deals of the time runs: hard ones, undecided at every limit measured.
-    #[arg(long, value_delimiter = ',', default_values_t = ["137".to_string(), "157".to_string(), "55".to_string()])]
+    #[arg(long, value_delimiter = ',', default_values_t = ["137".to_string(), "157".to_string(), "204".to_string()])]
     pub time_deals: Vec<String>,
     /// The --memory of the time runs, in MiB.
     #[arg(long, default_value_t = 1024)]

@@ -46,6 +46,10 @@ pub const MAX_SESSIONS: usize = 1024;
 /// The longest the server waits for a request's head (its line and headers), on a new connection or for the
 /// next request on one kept alive; the connection is then closed.
 pub const HEAD_TIMEOUT: Duration = Duration::from_secs(30);
+/// Connections the system may hold for the server before it accepts them (the system may allow fewer). With
+/// the usual 128, 200 players connecting at once overflowed the queue, and the connections dropped waited a
+/// second for the retry.
+pub const BACKLOG: u32 = 1024;
 /// How long requests under way may go on once the server is interrupted.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
@@ -117,9 +121,7 @@ pub fn run(args: &ServeArgs, data_dir: Option<&Path>) -> anyhow::Result<()> {
         .context("cannot start the server's runtime")?;
     runtime.block_on(async {
         let addr = SocketAddr::new(args.bind, args.port);
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("cannot listen on {addr}"))?;
+        let listener = listen(addr).with_context(|| format!("cannot listen on {addr}"))?;
         let bound = listener
             .local_addr()
             .context("cannot read the address listened on")?;
@@ -172,6 +174,20 @@ async fn serve(listener: tokio::net::TcpListener, app: Router) {
         });
     }
     let _ = tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await;
+}
+
+/// Listens on `addr` with room for [`BACKLOG`] connections waiting to be accepted.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As the standard library's bind does: a port left in TIME_WAIT by a server just stopped can be reused.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
 }
 
 /// An error of one incoming connection, not of the listener.
