@@ -23,6 +23,8 @@
 
 use patience_core::{Card, Move, Position, RuleSet};
 
+use super::postmortem::Outcome;
+
 /// One choice of the base card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Choice {
@@ -48,6 +50,33 @@ pub fn choices(rules: &RuleSet, start: &Position) -> Vec<Choice> {
         }
     });
     choices
+}
+
+/// What the choices tell of the deal they open, when its own search left it undecided: it could be won if any
+/// choice could, and could not if every choice is known lost. A decided deal, or choices that settle nothing,
+/// leave `deal` as it is.
+pub fn refine_deal(
+    deal: Option<Outcome>,
+    choices: impl IntoIterator<Item = Option<Outcome>>,
+) -> Option<Outcome> {
+    if matches!(deal, Some(Outcome::Winnable | Outcome::Lost)) {
+        return deal;
+    }
+    let mut seen = 0;
+    let mut all_lost = true;
+    for outcome in choices {
+        seen += 1;
+        match outcome {
+            Some(Outcome::Winnable) => return Some(Outcome::Winnable),
+            Some(Outcome::Lost) => {}
+            _ => all_lost = false,
+        }
+    }
+    if seen > 0 && all_lost {
+        Some(Outcome::Lost)
+    } else {
+        deal
+    }
 }
 
 #[cfg(test)]
@@ -79,5 +108,29 @@ mod tests {
         let rules = builtin::rules("canfield").expect("built in");
         let start = Position::deal(&rules, 7).expect("a deal");
         assert!(choices(&rules, &start).is_empty());
+    }
+
+    #[test]
+    fn the_choices_settle_an_undecided_deal() {
+        use Outcome::{Lost, Unknown, Winnable};
+        assert_eq!(
+            refine_deal(Some(Unknown), [Some(Lost), Some(Winnable), None]),
+            Some(Winnable)
+        );
+        assert_eq!(refine_deal(None, [Some(Lost), Some(Lost)]), Some(Lost));
+        assert_eq!(
+            refine_deal(Some(Unknown), [Some(Lost), Some(Unknown)]),
+            Some(Unknown)
+        );
+        assert_eq!(
+            refine_deal(Some(Unknown), [Some(Lost), None]),
+            Some(Unknown)
+        );
+        assert_eq!(
+            refine_deal(Some(Unknown), std::iter::empty()),
+            Some(Unknown)
+        );
+        // A decided deal stays as its own search found it.
+        assert_eq!(refine_deal(Some(Lost), [Some(Winnable)]), Some(Lost));
     }
 }

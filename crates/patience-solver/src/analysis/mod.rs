@@ -8,6 +8,6 @@ pub mod choices;
 pub mod knowledge;
 pub mod postmortem;
 
-pub use choices::{choices, Choice};
+pub use choices::{choices, refine_deal, Choice};
 pub use knowledge::{Knowledge, Known};
 pub use postmortem::{Fatal, FatalSearch, Outcome};

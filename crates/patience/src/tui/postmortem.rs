@@ -154,6 +154,8 @@ impl PostMortem {
                 if let Some(choice) = self.choices.get_mut(i) {
                     choice.outcome = Some(outcome);
                 }
+                self.deal =
+                    analysis::refine_deal(self.deal, self.choices.iter().map(|c| c.outcome));
             }
             Update::Done => self.done = true,
         }

@@ -154,7 +154,10 @@ impl Worker {
             let Some(outcome) = self.probe(choice.position).await else {
                 return;
             };
-            self.update(|r| r.choices[i].outcome = Some(outcome));
+            self.update(|r| {
+                r.choices[i].outcome = Some(outcome);
+                r.deal = solver::refine_deal(r.deal, r.choices.iter().map(|c| c.outcome));
+            });
         }
         self.update(|r| r.done = true);
     }
