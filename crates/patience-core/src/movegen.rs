@@ -9,8 +9,11 @@ use crate::rules::{Build, Moves, RankOrder, Redeals, RuleSet, Source, MAX_TABLEA
 struct Targets {
     /// Each pile's length.
     len: [u8; MAX_TABLEAU],
-    /// For each card (by index), the non-empty piles whose top card it may be built on, as a bit set.
-    onto: [u16; 52],
+    /// Each non-empty pile's top card, as its byte.
+    top: [u8; MAX_TABLEAU],
+    /// For each card (by index), the non-empty piles whose top card it may be built on, as a bit set: worked
+    /// out for every card when all moves are wanted, and card by card (`None`) for the moves of one pile.
+    onto: Option<[u16; 52]>,
     /// The empty piles, as a bit set.
     spaces: u16,
     /// Whether every reserve pile is empty (which may change what fills a space).
@@ -36,7 +39,7 @@ impl Position {
         if let Some(mv) = self.stock_move(rules) {
             emit(mv);
         }
-        let targets = self.targets(rules);
+        let targets = self.targets(rules, true);
         self.single_card_moves(rules, Pile::Waste, &targets, &mut emit);
         for i in 0..self.reserve_piles() as u8 {
             self.single_card_moves(rules, Pile::Reserve(i), &targets, &mut emit);
@@ -65,7 +68,7 @@ impl Position {
             }
             return;
         }
-        let targets = self.targets(rules);
+        let targets = self.targets(rules, false);
         match from {
             Pile::Stock | Pile::Waste => {
                 if let Some(mv) = self.stock_move(rules).filter(|mv| mv.from == from) {
@@ -210,27 +213,43 @@ impl Position {
         }
     }
 
-    /// What each tableau pile takes now, for one round of move generation.
-    fn targets(&self, rules: &RuleSet) -> Targets {
+    /// What each tableau pile takes now, for one round of move generation; `every_card` works out the piles
+    /// each card may go on up front, which pays when the moves of every pile are wanted.
+    fn targets(&self, rules: &RuleSet, every_card: bool) -> Targets {
         let (len, top) = self.tableau_tops();
-        let mut onto = [0u16; 52];
         let mut spaces = 0u16;
+        let mut onto = every_card.then_some([0u16; 52]);
         for t in 0..self.tableau_piles() {
             if len[t] == 0 {
                 spaces |= 1 << t;
                 continue;
             }
-            let mut cards = self.cards_built_on(rules, card_at(top[t]));
-            while cards != 0 {
-                onto[cards.trailing_zeros() as usize] |= 1 << t;
-                cards &= cards - 1;
+            if let Some(onto) = onto.as_mut() {
+                let mut cards = self.cards_built_on(rules, card_at(top[t]));
+                while cards != 0 {
+                    onto[cards.trailing_zeros() as usize] |= 1 << t;
+                    cards &= cards - 1;
+                }
             }
         }
         Targets {
             len,
+            top,
             onto,
             spaces,
             reserve_empty: self.reserve_empty(),
+        }
+    }
+
+    /// The non-empty tableau piles whose top card `card` may be built on, as a bit set.
+    fn piles_taking(&self, rules: &RuleSet, targets: &Targets, card: Card) -> u16 {
+        match &targets.onto {
+            Some(onto) => onto[card.index() as usize],
+            None => (0..self.tableau_piles())
+                .filter(|&t| {
+                    targets.len[t] > 0 && self.builds_on(rules, card, card_at(targets.top[t]))
+                })
+                .fold(0, |piles, t| piles | 1 << t),
         }
     }
 
@@ -272,7 +291,7 @@ impl Position {
             Pile::Tableau(t) => !(1u16 << t),
             _ => u16::MAX,
         };
-        let mut piles = targets.onto[card.index() as usize] & others;
+        let mut piles = self.piles_taking(rules, targets, card) & others;
         let mut spaces = targets.spaces & others;
         while spaces != 0 {
             let t = spaces.trailing_zeros() as u8;

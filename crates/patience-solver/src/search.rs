@@ -143,6 +143,9 @@ struct Frame {
     steps: Vec<Step>,
     next: usize,
     via: Option<Step>,
+    /// The position after each number of stock turns the steps use (`turned[0]` is `position`), kept so that
+    /// a step need not turn the stock again.
+    turned: Vec<Position>,
 }
 
 /// One edge of the search: turn the stock `draws` times (draws and redeals), then make `mv`. Without stock
@@ -185,8 +188,8 @@ impl Search<'_> {
             }
             let step = frame.steps[frame.next];
             frame.next += 1;
-            let mut child = frame.position;
-            self.take(&mut child, step, |_| {});
+            let mut child = frame.turned[step.draws as usize];
+            child.apply(self.rules, step.mv);
             if limits.nodes.is_some_and(|n| self.nodes >= n) {
                 return Verdict::Unknown(Limit::Nodes);
             }
@@ -239,6 +242,7 @@ impl Search<'_> {
                 steps: Vec::new(),
                 next: 0,
                 via,
+                turned: Vec::new(),
             });
         }
         let frame = &mut frames[depth];
@@ -246,6 +250,8 @@ impl Search<'_> {
         frame.next = 0;
         frame.via = via;
         frame.steps.clear();
+        frame.turned.clear();
+        frame.turned.push(position);
         if let Some(mv) = self.pruning.safe_move(self.rules, &position) {
             frame.steps.push(Step { draws: 0, mv });
             return;
@@ -257,7 +263,7 @@ impl Search<'_> {
                     steps.push(Step { draws: 0, mv });
                 }
             });
-            self.stock_plays(position, steps);
+            self.stock_plays(position, steps, &mut frame.turned);
         } else {
             position.for_each_legal_move(self.rules, |mv| steps.push(Step { draws: 0, mv }));
         }
@@ -281,7 +287,12 @@ impl Search<'_> {
     /// The plays of the waste's top card at every state the stock can be turned to from `position`: to the end
     /// of the stock and through every redeal allowed; with unlimited redeals, through one whole pass after the
     /// first redeal, after which the passes repeat.
-    fn stock_plays(&self, position: Position, steps: &mut Vec<Step>) {
+    fn stock_plays(
+        &self,
+        position: Position,
+        steps: &mut Vec<Step>,
+        turned_to: &mut Vec<Position>,
+    ) {
         let mut turned = position;
         let mut draws = 0u16;
         let mut unlimited_redeals = 0;
@@ -293,6 +304,7 @@ impl Search<'_> {
                 }
             }
             turned.apply(self.rules, stock);
+            turned_to.push(turned);
             draws += 1;
             turned.for_each_legal_move_from(self.rules, Pile::Waste, |mv| {
                 if !mv.is_stock_move() {
