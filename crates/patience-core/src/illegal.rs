@@ -164,8 +164,9 @@ impl Position {
         };
         match self.top(mv.to) {
             Some(onto) => {
+                let builders = self.cards_built_on(rules, onto);
                 let mut takes: Vec<String> = Card::pack()
-                    .filter(|c| self.cards_built_on(rules, onto) >> c.index() & 1 == 1)
+                    .filter(|c| builders >> c.index() & 1 == 1)
                     .map(|c| c.to_string())
                     .collect();
                 let takes = match takes.pop() {

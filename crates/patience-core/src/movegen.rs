@@ -191,26 +191,23 @@ impl Position {
     /// Whether `card` may be built on `onto` in the tableau.
     #[inline]
     pub fn builds_on(&self, rules: &RuleSet, card: Card, onto: Card) -> bool {
-        let suits_fit = match rules.tableau.build {
-            Build::AnySuit => true,
-            Build::AlternateColours => card.is_red() != onto.is_red(),
-            Build::SameSuit => card.suit() == onto.suit(),
-        };
-        suits_fit && self.rank_follows_down(rules.tableau.order, card.rank(), onto.rank())
+        suits_fit(rules.tableau.build, card, onto.suit())
+            && self.rank_below(rules.tableau.order, onto.rank()) == Some(card.rank())
     }
 
-    /// Whether `lower` is one below `upper` in the rank order.
+    /// The rank one below `upper` in the tableau's rank order, if any card may be built on one of that rank.
     #[inline]
-    fn rank_follows_down(&self, order: RankOrder, lower: Rank, upper: Rank) -> bool {
+    fn rank_below(&self, order: RankOrder, upper: Rank) -> Option<Rank> {
         let ranks = self.ranks();
-        let (lower, upper) = (lower.index(), upper.index());
+        let upper = upper.index();
         // Conditional subtraction instead of `%`: this runs for every pair of cards move generation tries.
-        let below = |r: u8| if r == 0 { ranks - 1 } else { r - 1 };
-        match (order, self.base_rank()) {
-            (RankOrder::Circular, _) => below(upper) == lower,
-            (RankOrder::FromBase, Some(base)) => upper != base.index() && below(upper) == lower,
-            (RankOrder::Natural | RankOrder::FromBase, _) => upper >= 1 && upper - 1 == lower,
-        }
+        let wrapped = if upper == 0 { ranks - 1 } else { upper - 1 };
+        let lower = match (order, self.base_rank()) {
+            (RankOrder::Circular, _) => Some(wrapped),
+            (RankOrder::FromBase, Some(base)) => (upper != base.index()).then_some(wrapped),
+            (RankOrder::Natural | RankOrder::FromBase, _) => upper.checked_sub(1),
+        };
+        lower.and_then(Rank::new)
     }
 
     /// What each tableau pile takes now, for one round of move generation; `every_card` works out the piles
@@ -253,27 +250,16 @@ impl Position {
         }
     }
 
-    /// The cards that may be built on `onto` in the tableau, as a bit set by card index.
-    pub(crate) fn cards_built_on(&self, rules: &RuleSet, onto: Card) -> u64 {
-        let ranks = self.ranks();
-        let upper = onto.rank().index();
-        let lower = match (rules.tableau.order, self.base_rank()) {
-            (RankOrder::Circular, _) => Some(if upper == 0 { ranks - 1 } else { upper - 1 }),
-            (RankOrder::FromBase, Some(base)) if upper == base.index() => None,
-            (RankOrder::FromBase, Some(_)) => Some(if upper == 0 { ranks - 1 } else { upper - 1 }),
-            (RankOrder::Natural | RankOrder::FromBase, _) => upper.checked_sub(1),
-        };
-        let Some(lower) = lower.and_then(Rank::new) else {
+    /// The cards that may be built on `onto` in the tableau, as a bit set by card index (bit `c.index()`).
+    pub fn cards_built_on(&self, rules: &RuleSet, onto: Card) -> u64 {
+        let Some(lower) = self.rank_below(rules.tableau.order, onto.rank()) else {
             return 0;
         };
         Suit::ALL
             .into_iter()
-            .filter(|&suit| match rules.tableau.build {
-                Build::AnySuit => true,
-                Build::AlternateColours => suit.is_red() != onto.is_red(),
-                Build::SameSuit => suit == onto.suit(),
-            })
-            .fold(0, |mask, suit| mask | 1 << Card::new(suit, lower).index())
+            .map(|suit| Card::new(suit, lower))
+            .filter(|&card| suits_fit(rules.tableau.build, card, onto.suit()))
+            .fold(0, |mask, card| mask | 1 << card.index())
     }
 
     /// Emits the moves of `count` cards (bottom card `card`) from `from` to each tableau pile that takes them,
@@ -349,6 +335,16 @@ impl Position {
             Redeals::Limited(n) => Some(n),
             Redeals::Unlimited => None,
         }
+    }
+}
+
+/// Whether `card` may lie on a card of suit `onto` under the building rule.
+#[inline]
+fn suits_fit(build: Build, card: Card, onto: Suit) -> bool {
+    match build {
+        Build::AnySuit => true,
+        Build::AlternateColours => card.is_red() != onto.is_red(),
+        Build::SameSuit => card.suit() == onto,
     }
 }
 

@@ -184,6 +184,14 @@ impl Position {
         Some(Card::new(suit, rank))
     }
 
+    /// Whether `card` is on its foundation.
+    pub fn on_foundation(&self, card: Card) -> bool {
+        self.base_rank().is_some_and(|base| {
+            let height = (card.rank().index() + self.ranks - base.index()) % self.ranks;
+            usize::from(height) < self.foundation_len(card.suit() as usize)
+        })
+    }
+
     /// Cards on all four foundations.
     pub fn foundation_cards(&self) -> usize {
         self.foundations.iter().map(|&n| n as usize).sum()

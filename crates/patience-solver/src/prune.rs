@@ -47,7 +47,7 @@
 //! spaces take the waste by force but not the stock, gets none; rule (1) keeps them off Solo Canfield.
 
 use patience_core::rules::Source;
-use patience_core::{Card, Move, Pile, Position, Rank, RuleSet, Suit};
+use patience_core::{Card, Move, Pile, Position, RuleSet};
 
 /// The pruning a rule set allows, decided once before a search.
 #[derive(Debug, Clone, Copy)]
@@ -114,21 +114,8 @@ impl Pruning {
 
 /// Whether every card that could be built on `card` in the tableau is already on the foundations.
 fn nothing_builds_on(rules: &RuleSet, position: &Position, card: Card) -> bool {
-    let Some(base) = position.base_rank() else {
-        return false;
-    };
-    let ranks = position.ranks();
-    Suit::ALL.into_iter().all(|suit| {
-        (0..ranks).all(|r| {
-            let Some(rank) = Rank::new(r) else {
-                return true;
-            };
-            let other = Card::new(suit, rank);
-            if !position.builds_on(rules, other, card) {
-                return true;
-            }
-            let height = (r + ranks - base.index()) % ranks;
-            usize::from(height) < position.foundation_len(suit as usize)
-        })
-    })
+    let builders = position.cards_built_on(rules, card);
+    Card::pack()
+        .filter(|c| builders >> c.index() & 1 == 1)
+        .all(|c| position.on_foundation(c))
 }
