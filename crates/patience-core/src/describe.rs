@@ -272,15 +272,7 @@ fn score(rules: &RuleSet) -> String {
 }
 
 fn sources(list: &[Source]) -> String {
-    let names: Vec<&str> = list
-        .iter()
-        .map(|s| match s {
-            Source::Reserve => "the reserve",
-            Source::Waste => "the waste",
-            Source::Stock => "the stock",
-            Source::Tableau => "the tableau",
-        })
-        .collect();
+    let names: Vec<&str> = list.iter().map(|s| s.name()).collect();
     match names.split_last() {
         Some((last, [])) => last.to_string(),
         Some((last, rest)) => format!("{}, or else {last}", rest.join(", ")),

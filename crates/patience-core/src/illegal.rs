@@ -192,15 +192,7 @@ impl Position {
                 } else if sources.is_empty() {
                     "a space here is never filled by the player".into()
                 } else {
-                    let names: Vec<&str> = sources
-                        .iter()
-                        .map(|s| match s {
-                            crate::rules::Source::Reserve => "the reserve",
-                            crate::rules::Source::Waste => "the waste",
-                            crate::rules::Source::Stock => "the stock",
-                            crate::rules::Source::Tableau => "the tableau",
-                        })
-                        .collect();
+                    let names: Vec<&str> = sources.iter().map(|s| s.name()).collect();
                     format!("a space may be filled only from {}", names.join(" or "))
                 }
             }

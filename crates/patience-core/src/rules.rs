@@ -291,6 +291,18 @@ pub enum Source {
     Tableau,
 }
 
+impl Source {
+    /// The source in words, as the rules text and refusals say it (`the waste`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Reserve => "the reserve",
+            Source::Waste => "the waste",
+            Source::Stock => "the stock",
+            Source::Tableau => "the tableau",
+        }
+    }
+}
+
 /// Which reserve pile gives a forced fill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "kebab-case")]
