@@ -1111,16 +1111,25 @@
 
   window.addEventListener('hashchange', showGameFromHash);
 
-  async function firstGame() {
+  // This tab's game, if the server still holds it; null otherwise.
+  async function storedSession() {
     let stored = null;
     try {
       stored = sessionStorage.getItem(SESSION_KEY);
     } catch (_) { /* no storage */ }
-    if (stored) {
-      try {
-        setState(await api('GET', `/sessions/${stored}`), { animate: false });
-        return;
-      } catch (_) { /* forgotten by the server */ }
+    if (!stored) return null;
+    try {
+      return await api('GET', `/sessions/${stored}`);
+    } catch (_) {
+      return null; // forgotten by the server
+    }
+  }
+
+  async function firstGame() {
+    const state = await storedSession();
+    if (state) {
+      setState(state, { animate: false });
+      return;
     }
     try {
       setState(await api('POST', '/sessions', { resume: true }), { animate: false });
@@ -1157,18 +1166,10 @@
       return;
     }
     if (where.game) {
-      let stored = null;
-      try {
-        stored = sessionStorage.getItem(SESSION_KEY);
-      } catch (_) { /* no storage */ }
-      if (stored) {
-        try {
-          const state = await api('GET', `/sessions/${stored}`);
-          if (state.game === where.game && String(state.deal) === where.deal) {
-            setState(state, { animate: false });
-            return;
-          }
-        } catch (_) { /* forgotten by the server */ }
+      const state = await storedSession();
+      if (state && state.game === where.game && String(state.deal) === where.deal) {
+        setState(state, { animate: false });
+        return;
       }
       await newGame(where.game, where.deal);
       return;
