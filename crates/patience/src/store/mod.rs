@@ -167,9 +167,7 @@ fn connect(path: &Path) -> Result<Result<Connection, String>, StoreError> {
             known: SCHEMA_VERSION,
         });
     }
-    let mode: String = conn
-        .pragma_update_and_check(None, "journal_mode", "wal", |row| row.get(0))
-        .map_err(fail)?;
+    let mode = into_wal(&conn).map_err(fail)?;
     if !mode.eq_ignore_ascii_case("wal") {
         return Err(StoreError::database(
             path,
@@ -182,6 +180,25 @@ fn connect(path: &Path) -> Result<Result<Connection, String>, StoreError> {
     conn.pragma_update(None, "synchronous", "FULL")
         .map_err(fail)?;
     Ok(Ok(conn))
+}
+
+/// Puts the store in WAL mode and returns the mode it is in then. The switch takes an exclusive lock, and SQLite
+/// answers "busy" at once, without its busy handler, when another program has the file open: two programs
+/// starting a new store together meet that. So the switch is tried again until [`BUSY_TIMEOUT`]; once either
+/// program has made the switch, it is kept in the file and the other's is a no-op.
+fn into_wal(conn: &Connection) -> rusqlite::Result<String> {
+    let started = std::time::Instant::now();
+    loop {
+        match conn.pragma_update_and_check(None, "journal_mode", "wal", |row| row.get(0)) {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && started.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            answer => return answer,
+        }
+    }
 }
 
 #[cfg(test)]
