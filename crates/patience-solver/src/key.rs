@@ -13,12 +13,15 @@ pub(crate) struct KeyShape {
     /// (no pile of its own capacity). Forced refills take the first space by index, but any space gives the
     /// same set of piles, so sorting stays sound for them.
     sort_tableau: bool,
+    /// How many cards a draw turns, when the stock and waste may be keyed by their cycle (see [`KeyShape::key`]).
+    stock_cycle: Option<u8>,
 }
 
 impl KeyShape {
     pub(crate) fn new(rules: &RuleSet) -> KeyShape {
         KeyShape {
             sort_tableau: rules.tableau.capacity.is_empty(),
+            stock_cycle: Some(rules.stock.draw),
         }
     }
 
@@ -26,11 +29,20 @@ impl KeyShape {
     pub(crate) fn exact() -> KeyShape {
         KeyShape {
             sort_tableau: false,
+            stock_cycle: None,
         }
     }
 
     /// The key of a position: a 128-bit hash of its canonical bytes (foundations, base rank, redeals left,
     /// stock, waste, reserve piles in order, tableau piles sorted when they are interchangeable, choice row).
+    ///
+    /// With unlimited redeals the stock and the waste are keyed by the order the cards come up in (the waste from
+    /// the bottom, then the stock from the top) and by where the position stands in it, and every position on
+    /// the stock's cycle shares one key. On the cycle are the positions reached by turning from a full stock:
+    /// a waste of a whole number of draws, or an empty stock. Each such position turns to every other one, so
+    /// they all have the same stock steps and the same other moves, and lead to the same positions up to this
+    /// same key. A position off the cycle (just after a play from the waste) turns onto it but cannot be reached
+    /// back, so it keeps its own key.
     pub(crate) fn key(&self, position: &Position) -> u128 {
         let mut bytes = [0u8; 160];
         let mut len = 0;
@@ -49,8 +61,28 @@ impl KeyShape {
             position.redeals_left().unwrap_or(SEPARATOR),
         ];
         put(&foundations);
-        put(position.pile(Pile::Stock));
-        put(position.pile(Pile::Waste));
+        let stock = position.pile(Pile::Stock);
+        let waste = position.pile(Pile::Waste);
+        match self.stock_cycle {
+            Some(draw) if position.redeals_left().is_none() => {
+                let mut order = [0u8; 53];
+                order[..waste.len()].copy_from_slice(waste);
+                for (slot, card) in order[waste.len()..].iter_mut().zip(stock.iter().rev()) {
+                    *slot = *card;
+                }
+                let on_cycle = stock.is_empty() || waste.len() % draw as usize == 0;
+                order[waste.len() + stock.len()] = if on_cycle {
+                    SEPARATOR
+                } else {
+                    waste.len() as u8
+                };
+                put(&order[..=waste.len() + stock.len()]);
+            }
+            _ => {
+                put(stock);
+                put(waste);
+            }
+        }
         for i in 0..position.reserve_piles() as u8 {
             put(position.pile(Pile::Reserve(i)));
         }
