@@ -9,11 +9,8 @@ use crate::rules::{Build, Moves, RankOrder, Redeals, RuleSet, Source, MAX_TABLEA
 struct Targets {
     /// Each pile's length.
     len: [u8; MAX_TABLEAU],
-    /// Each non-empty pile's top card, as its byte.
-    top: [u8; MAX_TABLEAU],
-    /// For each card (by index), the non-empty piles whose top card it may be built on, as a bit set: worked
-    /// out for every card when all moves are wanted, and card by card (`None`) for the moves of one pile.
-    onto: Option<[u16; 52]>,
+    /// The cards each non-empty pile's top card takes, as a bit set by card index (0 for an empty pile).
+    takes: [u64; MAX_TABLEAU],
     /// The empty piles, as a bit set.
     spaces: u16,
     /// Whether every reserve pile is empty (which may change what fills a space).
@@ -39,7 +36,7 @@ impl Position {
         if let Some(mv) = self.stock_move(rules) {
             emit(mv);
         }
-        let targets = self.targets(rules, true);
+        let targets = self.targets(rules);
         self.single_card_moves(rules, Pile::Waste, &targets, &mut emit);
         for i in 0..self.reserve_piles() as u8 {
             self.single_card_moves(rules, Pile::Reserve(i), &targets, &mut emit);
@@ -68,7 +65,7 @@ impl Position {
             }
             return;
         }
-        let targets = self.targets(rules, false);
+        let targets = self.targets(rules);
         match from {
             Pile::Stock | Pile::Waste => {
                 if let Some(mv) = self.stock_move(rules).filter(|mv| mv.from == from) {
@@ -210,44 +207,32 @@ impl Position {
         lower.and_then(Rank::new)
     }
 
-    /// What each tableau pile takes now, for one round of move generation; `every_card` works out the piles
-    /// each card may go on up front, which pays when the moves of every pile are wanted.
-    fn targets(&self, rules: &RuleSet, every_card: bool) -> Targets {
+    /// What each tableau pile takes now, for one round of move generation.
+    fn targets(&self, rules: &RuleSet) -> Targets {
         let (len, top) = self.tableau_tops();
         let mut spaces = 0u16;
-        let mut onto = every_card.then_some([0u16; 52]);
+        let mut takes = [0u64; MAX_TABLEAU];
         for t in 0..self.tableau_piles() {
             if len[t] == 0 {
                 spaces |= 1 << t;
-                continue;
-            }
-            if let Some(onto) = onto.as_mut() {
-                let mut cards = self.cards_built_on(rules, card_at(top[t]));
-                while cards != 0 {
-                    onto[cards.trailing_zeros() as usize] |= 1 << t;
-                    cards &= cards - 1;
-                }
+            } else {
+                takes[t] = self.cards_built_on(rules, card_at(top[t]));
             }
         }
         Targets {
             len,
-            top,
-            onto,
+            takes,
             spaces,
             reserve_empty: self.reserve_empty(),
         }
     }
 
     /// The non-empty tableau piles whose top card `card` may be built on, as a bit set.
-    fn piles_taking(&self, rules: &RuleSet, targets: &Targets, card: Card) -> u16 {
-        match &targets.onto {
-            Some(onto) => onto[card.index() as usize],
-            None => (0..self.tableau_piles())
-                .filter(|&t| {
-                    targets.len[t] > 0 && self.builds_on(rules, card, card_at(targets.top[t]))
-                })
-                .fold(0, |piles, t| piles | 1 << t),
-        }
+    fn piles_taking(&self, targets: &Targets, card: Card) -> u16 {
+        let bit = card.index();
+        (0..self.tableau_piles()).fold(0, |piles, t| {
+            piles | (((targets.takes[t] >> bit) & 1) as u16) << t
+        })
     }
 
     /// The cards that may be built on `onto` in the tableau, as a bit set by card index (bit `c.index()`).
@@ -255,11 +240,8 @@ impl Position {
         let Some(lower) = self.rank_below(rules.tableau.order, onto.rank()) else {
             return 0;
         };
-        Suit::ALL
-            .into_iter()
-            .map(|suit| Card::new(suit, lower))
-            .filter(|&card| suits_fit(rules.tableau.build, card, onto.suit()))
-            .fold(0, |mask, card| mask | 1 << card.index())
+        let of_rank = RANK_ONE_PER_SUIT << lower.index();
+        of_rank & suits_taken(rules.tableau.build, onto.suit())
     }
 
     /// Emits the moves of `count` cards (bottom card `card`) from `from` to each tableau pile that takes them,
@@ -277,7 +259,7 @@ impl Position {
             Pile::Tableau(t) => !(1u16 << t),
             _ => u16::MAX,
         };
-        let mut piles = self.piles_taking(rules, targets, card) & others;
+        let mut piles = self.piles_taking(targets, card) & others;
         let mut spaces = targets.spaces & others;
         while spaces != 0 {
             let t = spaces.trailing_zeros() as u8;
@@ -335,6 +317,26 @@ impl Position {
             Redeals::Limited(n) => Some(n),
             Redeals::Unlimited => None,
         }
+    }
+}
+
+/// The aces of the four suits as a bit set by card index; shifted left by a rank's index, that rank's four cards.
+const RANK_ONE_PER_SUIT: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+
+/// Every card of a suit as a bit set by card index (cards `suit × 13 ..`), shifted left by `suit × 13`.
+const ONE_SUIT: u64 = (1 << 13) - 1;
+
+/// The cards whose suit may lie on a card of suit `onto` under the building rule, as a bit set by card index.
+#[inline]
+fn suits_taken(build: Build, onto: Suit) -> u64 {
+    let suit = |s: Suit| ONE_SUIT << (s as u64 * 13);
+    match build {
+        Build::AnySuit => u64::MAX,
+        Build::SameSuit => suit(onto),
+        Build::AlternateColours => Suit::ALL
+            .into_iter()
+            .filter(|s| s.is_red() != onto.is_red())
+            .fold(0, |mask, s| mask | suit(s)),
     }
 }
 
