@@ -58,6 +58,8 @@ pub struct Pruning {
     pub forced_fills: bool,
     /// Whether the stock is searched by macro-moves (see the module documentation).
     pub stock_macros: bool,
+    /// Whether every move to the foundations is made at once, alone (see [`Pruning::streamlined`]).
+    pub every_foundation_move_first: bool,
 }
 
 impl Pruning {
@@ -75,6 +77,7 @@ impl Pruning {
                 .forced
                 .iter()
                 .any(|s| matches!(s, Source::Waste | Source::Stock)),
+            every_foundation_move_first: false,
         }
     }
 
@@ -84,12 +87,39 @@ impl Pruning {
             safe_foundation_moves: false,
             forced_fills: false,
             stock_macros: false,
+            every_foundation_move_first: false,
         }
     }
 
-    /// A move to the foundations that is safe to make at once, if there is one.
+    /// These rules with a streamliner added: a move to the foundations, from any pile, is made at once and alone.
+    /// It is no proof: a card played up early may have been needed in the tableau, so a search with it can miss
+    /// every win. It serves a first, narrower pass: a line it finds is a real line of legal moves, which the
+    /// caller keeps, and when it finds none nothing follows from that.
+    pub fn streamlined(self) -> Pruning {
+        Pruning {
+            every_foundation_move_first: true,
+            ..self
+        }
+    }
+
+    /// A move to the foundations to make at once, as the only move searched: a proved safe one, or under the
+    /// streamliner ([`Pruning::streamlined`]) the first legal one.
     pub fn safe_move(&self, rules: &RuleSet, position: &Position) -> Option<Move> {
-        if !self.safe_foundation_moves || position.choice_pending() {
+        if position.choice_pending() {
+            return None;
+        }
+        if self.every_foundation_move_first {
+            let mut first = None;
+            position.for_each_legal_move(rules, |mv| {
+                if first.is_none() && matches!(mv.to, Pile::Foundation(_)) {
+                    first = Some(mv);
+                }
+            });
+            if first.is_some() {
+                return first;
+            }
+        }
+        if !self.safe_foundation_moves {
             return None;
         }
         let tableau = (0..position.tableau_piles() as u8).map(Pile::Tableau);

@@ -100,30 +100,75 @@ fn run(
     prune: bool,
 ) -> Report {
     let start = Instant::now();
-    let mut search = Search {
-        rules,
-        shape: if prune {
-            KeyShape::new(rules)
-        } else {
-            KeyShape::exact()
-        },
-        pruning: if prune {
-            Pruning::for_rules(rules)
-        } else {
-            Pruning::none()
-        },
-        table: Table::new(limits.memory_bytes),
-        nodes: 0,
+    let (shape, pruning) = if prune {
+        (KeyShape::new(rules), Pruning::for_rules(rules))
+    } else {
+        (KeyShape::exact(), Pruning::none())
     };
+    let mut first_pass = Spent::default();
+    if prune {
+        let first_limits = first_pass_limits(limits);
+        let mut streamlined = Search::new(rules, shape, pruning.streamlined(), &first_limits, 0);
+        let verdict = streamlined.run(position, &first_limits, cancel, start);
+        first_pass = streamlined.spent();
+        if matches!(
+            verdict,
+            Verdict::Won(_) | Verdict::Unknown(Limit::Cancelled)
+        ) {
+            return first_pass.report(verdict, start);
+        }
+        // The streamlined pass's table is dropped here, before the full search's is made.
+    }
+    let mut search = Search::new(rules, shape, pruning, limits, first_pass.nodes);
     let verdict = search.run(position, limits, cancel, start);
-    Report {
-        verdict,
-        nodes: search.nodes,
-        stored: search.table.len(),
-        elapsed: start.elapsed(),
-        table_bytes: search.table.bytes(),
+    let spent = search.spent();
+    Spent {
+        nodes: spent.nodes,
+        stored: spent.stored + first_pass.stored,
+        table_bytes: spent.table_bytes.max(first_pass.table_bytes),
+    }
+    .report(verdict, start)
+}
+
+/// What one pass of the search used.
+#[derive(Debug, Default, Clone, Copy)]
+struct Spent {
+    nodes: u64,
+    stored: usize,
+    table_bytes: usize,
+}
+
+impl Spent {
+    fn report(self, verdict: Verdict, start: Instant) -> Report {
+        Report {
+            verdict,
+            nodes: self.nodes,
+            stored: self.stored,
+            elapsed: start.elapsed(),
+            table_bytes: self.table_bytes,
+        }
     }
 }
+
+/// The share of the limits the streamlined first pass gets: half the time or nodes, or
+/// [`FIRST_PASS_NODES`] when neither is bounded. Its wins come fast where there are any (Selective Canfield
+/// deals 1..100 at 1 s: 86 won, 14 unknown with it; 62 won, 38 unknown without), and a first pass that finds none
+/// often ends well before its share, handing the rest to the full search.
+fn first_pass_limits(limits: &Limits) -> Limits {
+    let bounded = limits.time.is_some() || limits.nodes.is_some();
+    Limits {
+        time: limits.time.map(|t| t / 2),
+        memory_bytes: limits.memory_bytes,
+        nodes: if bounded {
+            limits.nodes.map(|n| n / 2)
+        } else {
+            Some(FIRST_PASS_NODES)
+        },
+    }
+}
+
+/// The first pass's nodes when the search has no time or node limit: a few seconds' work.
+const FIRST_PASS_NODES: u64 = 5_000_000;
 
 /// How often, in nodes, the limits are looked at.
 const CHECK_EVERY: u64 = 4096;
@@ -156,7 +201,33 @@ struct Step {
     mv: Move,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// A search whose table may take `limits`' memory, having spent `nodes` in an earlier pass (so that a node
+    /// limit bounds both passes together).
+    fn new(
+        rules: &'a RuleSet,
+        shape: KeyShape,
+        pruning: Pruning,
+        limits: &Limits,
+        nodes: u64,
+    ) -> Search<'a> {
+        Search {
+            rules,
+            shape,
+            pruning,
+            table: Table::new(limits.memory_bytes),
+            nodes,
+        }
+    }
+
+    fn spent(&self) -> Spent {
+        Spent {
+            nodes: self.nodes,
+            stored: self.table.len(),
+            table_bytes: self.table.bytes(),
+        }
+    }
+
     fn run(
         &mut self,
         root: &Position,
@@ -322,5 +393,57 @@ impl Search<'_> {
             return Some(Limit::Time);
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reduced Canfield (ranks A–6): small enough that every deal is decided at once.
+    fn reduced_canfield() -> RuleSet {
+        RuleSet::from_toml(
+            "fixtures/reduced/canfield.toml",
+            include_str!("../tests/fixtures/reduced/canfield.toml"),
+        )
+        .expect("the reduced Canfield fixture")
+    }
+
+    /// The verdict of the streamlined pass alone, with no time limit.
+    fn streamlined_alone(rules: &RuleSet, position: &Position) -> Verdict {
+        let limits = Limits::default();
+        let mut search = Search::new(
+            rules,
+            KeyShape::new(rules),
+            Pruning::for_rules(rules).streamlined(),
+            &limits,
+            0,
+        );
+        search.run(position, &limits, &AtomicBool::new(false), Instant::now())
+    }
+
+    #[test]
+    fn a_deal_the_streamlined_pass_cannot_win_is_still_won_by_the_full_search() {
+        let rules = reduced_canfield();
+        let mut missed = 0;
+        for deal in 1..=300 {
+            let position = Position::deal(&rules, deal).expect("a deal");
+            let full = solve(&rules, &position, &Limits::default()).verdict;
+            let exact = solve_unpruned(&rules, &position, &Limits::default()).verdict;
+            assert_eq!(
+                matches!(full, Verdict::Won(_)),
+                matches!(exact, Verdict::Won(_)),
+                "deal {deal}"
+            );
+            if matches!(full, Verdict::Won(_))
+                && streamlined_alone(&rules, &position) == Verdict::Lost
+            {
+                missed += 1;
+            }
+        }
+        assert!(
+            missed > 0,
+            "some won deal is lost to the streamliner, so its failure must prove nothing"
+        );
     }
 }
