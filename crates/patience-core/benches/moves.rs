@@ -3,7 +3,8 @@
 //! A random walk through many deals: at each position every legal move is generated, applied and undone (each
 //! counts as one move), then one is played at random. Only the play is timed, not the dealing: a deal's shuffle
 //! costs as much as a few hundred moves, and random play in some games sticks after a few moves. Each game is
-//! measured five times and the median printed, because the machines are shared and noisy. `cargo bench -p patience-core --bench moves [-- GAME...]`.
+//! measured five times and the median printed, because the machines are shared and noisy.
+//! `cargo bench -p patience-core --bench moves [-- GAME...]`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -188,8 +188,7 @@ impl Position {
     /// Whether `card` may be built on `onto` in the tableau.
     #[inline]
     pub fn builds_on(&self, rules: &RuleSet, card: Card, onto: Card) -> bool {
-        suits_fit(rules.tableau.build, card, onto.suit())
-            && self.rank_below(rules.tableau.order, onto.rank()) == Some(card.rank())
+        self.cards_built_on(rules, onto) >> card.index() & 1 == 1
     }
 
     /// The rank one below `upper` in the tableau's rank order, if any card may be built on one of that rank.
@@ -337,16 +336,6 @@ fn suits_taken(build: Build, onto: Suit) -> u64 {
             .into_iter()
             .filter(|s| s.is_red() != onto.is_red())
             .fold(0, |mask, s| mask | suit(s)),
-    }
-}
-
-/// Whether `card` may lie on a card of suit `onto` under the building rule.
-#[inline]
-fn suits_fit(build: Build, card: Card, onto: Suit) -> bool {
-    match build {
-        Build::AnySuit => true,
-        Build::AlternateColours => card.is_red() != onto.is_red(),
-        Build::SameSuit => card.suit() == onto,
     }
 }
 

@@ -102,24 +102,9 @@ impl Pruning {
         }
     }
 
-    /// A move to the foundations to make at once, as the only move searched: a proved safe one, or under the
-    /// streamliner ([`Pruning::streamlined`]) the first legal one.
+    /// A move to the foundations that is safe to make at once, if there is one.
     pub fn safe_move(&self, rules: &RuleSet, position: &Position) -> Option<Move> {
-        if position.choice_pending() {
-            return None;
-        }
-        if self.every_foundation_move_first {
-            let mut first = None;
-            position.for_each_legal_move(rules, |mv| {
-                if first.is_none() && matches!(mv.to, Pile::Foundation(_)) {
-                    first = Some(mv);
-                }
-            });
-            if first.is_some() {
-                return first;
-            }
-        }
-        if !self.safe_foundation_moves {
+        if !self.safe_foundation_moves || position.choice_pending() {
             return None;
         }
         let tableau = (0..position.tableau_piles() as u8).map(Pile::Tableau);

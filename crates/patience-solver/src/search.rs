@@ -338,6 +338,15 @@ impl<'a> Search<'a> {
         } else {
             position.for_each_legal_move(self.rules, |mv| steps.push(Step { draws: 0, mv }));
         }
+        // The streamliner leaves a pending choice open: each choice is a different game.
+        if self.pruning.every_foundation_move_first && !position.choice_pending() {
+            let now = |step: &&Step| step.draws == 0 && matches!(step.mv.to, Pile::Foundation(_));
+            if let Some(&first) = steps.iter().find(now) {
+                steps.clear();
+                steps.push(first);
+                return;
+            }
+        }
         // With unlimited redeals no card is lost by turning past it, so foundation moves lead wherever the
         // stock stands; otherwise the nearest stock cards lead.
         let cycling = position.redeals_left().is_none();
