@@ -1,4 +1,4 @@
-//! Solves one deal and prints the report: `probe GAME DEAL SECONDS`.
+//! Solves one deal and prints the report: `probe GAME DEAL SECONDS [MIB]`.
 use std::time::Duration;
 
 use patience_core::{builtin, Position};
@@ -15,6 +15,9 @@ fn main() {
         &position,
         &Limits {
             time: Some(Duration::from_secs_f64(seconds)),
+            memory_bytes: args
+                .get(3)
+                .map_or(1 << 30, |m| m.parse::<usize>().expect("MiB") << 20),
             ..Limits::default()
         },
     );

@@ -1,35 +1,36 @@
 //! The transposition table: the keys of positions already searched, within a memory budget.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+/// Bytes one slot takes: a key, or 0 for an empty slot.
+const BYTES_PER_SLOT: usize = std::mem::size_of::<u128>();
 
-/// Keys are already uniform hashes, so the table's hasher passes them through.
-#[derive(Default)]
-struct PassThrough(u64);
+/// The keys are spread over up to this many shards, by their top bits. A shard grows by rebuilding itself
+/// larger, holding its old slots and its new ones at once; with one shard half the budget would lie idle for
+/// that, with many it is a sliver. Tiny budgets get fewer shards, so that each can hold a few keys.
+const SHARDS: usize = 64;
 
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
+/// The most a shard is filled, as a fraction: linear probing stays short below it.
+const MAX_LOAD: (usize, usize) = (4, 5);
 
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u128(&mut self, n: u128) {
-        self.0 = n as u64;
-    }
-}
-
-/// Bytes one stored key takes in the hash set: the key and its control byte.
-const BYTES_PER_SLOT: usize = std::mem::size_of::<u128>() + 1;
+/// The slots a shard starts with.
+const FIRST_SLOTS: usize = 8;
 
 /// Keys of searched positions, never grown past its budget.
 pub(crate) struct Table {
-    keys: HashSet<u128, BuildHasherDefault<PassThrough>>,
-    max_keys: usize,
+    shards: Vec<Shard>,
+    /// How many top bits of a key pick its shard.
+    shard_bits: u32,
+    len: usize,
+    /// Bytes the shards' slots take now.
+    bytes: usize,
+    /// The slots a shard may grow to: its even share of the budget, less room for one shard to be rebuilt.
+    most_slots: usize,
+}
+
+/// One shard: open addressing with linear probing.
+#[derive(Default)]
+struct Shard {
+    slots: Vec<u128>,
+    len: usize,
 }
 
 /// The table is full: its budget does not allow the next key.
@@ -39,45 +40,96 @@ pub(crate) struct Full;
 impl Table {
     /// A table that never takes more than `budget_bytes` for its slots, even while it grows.
     pub(crate) fn new(budget_bytes: usize) -> Table {
-        // The set grows by doubling a power-of-two number of slots (4 at least), filled to 7/8 from 8 slots on
-        // and to all but one below. While it doubles to n slots, its n/2 old slots are still held until their
-        // keys are moved: keep the largest size whose last doubling, old and new slots together, fits the budget.
-        let slots = budget_bytes / BYTES_PER_SLOT / 3 * 2;
-        let slots = if slots.is_power_of_two() {
-            slots
-        } else {
-            slots.next_power_of_two() / 2
-        };
-        let max_keys = match slots {
-            0..=3 => 0,
-            4..=7 => slots - 1,
-            _ => slots / 8 * 7,
-        };
+        // Every shard at `most_slots` takes one share each; rebuilding the last one holds one more.
+        let most_slots = |shards: usize| budget_bytes / (shards + 1) / BYTES_PER_SLOT;
+        let mut shards = SHARDS;
+        while shards > 1 && most_slots(shards) < FIRST_SLOTS {
+            shards /= 2;
+        }
         Table {
-            keys: HashSet::default(),
-            max_keys,
+            shards: (0..shards).map(|_| Shard::default()).collect(),
+            shard_bits: shards.trailing_zeros(),
+            len: 0,
+            bytes: 0,
+            most_slots: most_slots(shards),
         }
     }
 
     /// Adds a key; `Ok(true)` if it was new, `Ok(false)` if already there.
     pub(crate) fn insert(&mut self, key: u128) -> Result<bool, Full> {
-        if self.keys.contains(&key) {
-            return Ok(false);
+        // 0 marks an empty slot; the key 1 stands in for it (two keys in 2^128 share a slot).
+        let key = key.max(1);
+        let shard = &mut self.shards[shard_of(key, self.shard_bits)];
+        let mut slot = match shard.find(key) {
+            Some(Ok(_)) => return Ok(false),
+            Some(Err(empty)) => empty,
+            None => 0,
+        };
+        if (shard.len + 1) * MAX_LOAD.1 > shard.slots.len() * MAX_LOAD.0 {
+            let slots = shard.slots.len();
+            let grown = if slots == 0 {
+                FIRST_SLOTS
+            } else {
+                (slots * 2).min(self.most_slots)
+            };
+            if grown <= slots || grown > self.most_slots {
+                return Err(Full);
+            }
+            shard.rebuild(grown);
+            self.bytes += (grown - slots) * BYTES_PER_SLOT;
+            slot = match shard.find(key) {
+                Some(Err(empty)) => empty,
+                _ => unreachable!("a rebuilt shard has room and lacks the key"),
+            };
         }
-        if self.keys.len() >= self.max_keys {
-            return Err(Full);
-        }
-        Ok(self.keys.insert(key))
+        shard.slots[slot] = key;
+        shard.len += 1;
+        self.len += 1;
+        Ok(true)
     }
 
     /// Keys stored.
     pub(crate) fn len(&self) -> usize {
-        self.keys.len()
+        self.len
     }
 
-    /// Bytes the table's slots take now.
+    /// Bytes the table's slots take now (never less than before: the table only grows).
     pub(crate) fn bytes(&self) -> usize {
-        (self.keys.capacity() * 8 / 7).next_power_of_two() * BYTES_PER_SLOT
+        self.bytes
+    }
+}
+
+/// The shard of a key: its top `bits` bits.
+fn shard_of(key: u128, bits: u32) -> usize {
+    key.checked_shr(128 - bits).unwrap_or(0) as usize
+}
+
+impl Shard {
+    /// `Ok(slot)` holding `key`, or `Err(slot)`, the empty slot where it would go; `None` with no slots.
+    fn find(&self, key: u128) -> Option<Result<usize, usize>> {
+        let n = self.slots.len();
+        if n == 0 {
+            return None;
+        }
+        // The low bits, scaled to the slots: the top bits chose the shard.
+        let mut i = ((u128::from(key as u64) * n as u128) >> 64) as usize;
+        loop {
+            match self.slots[i] {
+                0 => return Some(Err(i)),
+                k if k == key => return Some(Ok(i)),
+                _ => i = if i + 1 == n { 0 } else { i + 1 },
+            }
+        }
+    }
+
+    /// Moves the keys into `slots` new slots.
+    fn rebuild(&mut self, slots: usize) {
+        let old = std::mem::replace(&mut self.slots, vec![0; slots]);
+        for key in old.into_iter().filter(|&k| k != 0) {
+            if let Some(Err(empty)) = self.find(key) {
+                self.slots[empty] = key;
+            }
+        }
     }
 }
 
@@ -93,51 +145,44 @@ mod tests {
     #[test]
     fn the_table_keeps_to_its_budget_while_it_grows_and_when_full() {
         let mut budgets = vec![0, 64, 1 << 10, 4 << 10, 100_000, 1 << 20, 3 << 20];
-        // Just below, at and above the sizes where a power of two of slots fits exactly.
-        for shift in 8..=16 {
-            let exact = BYTES_PER_SLOT << shift;
-            budgets.extend([
-                exact - 1,
-                exact,
-                exact + 1,
-                exact * 3 / 2,
-                exact * 3 / 2 + 17,
-            ]);
+        // Just below, at and above the sizes where every shard's slots fit exactly.
+        for shift in 2..=10 {
+            let exact = (BYTES_PER_SLOT * (SHARDS + 1)) << shift;
+            budgets.extend([exact - 1, exact, exact + 1, exact * 3 / 2]);
         }
         for budget in budgets {
             let mut table = Table::new(budget);
             let mut i = 0;
             loop {
-                let before = table.keys.capacity();
-                let held = if before == 0 { 0 } else { table.bytes() };
+                let before = table.bytes();
                 i += 1;
+                let shard = shard_of(key(i).max(1), table.shard_bits);
+                let shard_before = table.shards[shard].slots.len() * BYTES_PER_SLOT;
                 match table.insert(key(i)) {
                     Ok(true) => {}
                     Ok(false) => panic!("budget {budget}: key {i} was there already"),
                     Err(Full) => break,
                 }
-                if table.keys.capacity() != before {
-                    // Growing holds the old slots and the new ones at once.
-                    assert!(
-                        held + table.bytes() <= budget,
-                        "budget {budget}: {held} + {} bytes while growing to {} keys",
-                        table.bytes(),
-                        table.len()
-                    );
-                }
-            }
-            assert_eq!(table.len(), table.max_keys, "budget {budget}");
-            assert!(table.len() * BYTES_PER_SLOT <= budget, "budget {budget}");
-            assert!(
-                table.bytes() <= budget || table.len() == 0,
-                "budget {budget}"
-            );
-            // Full, it is not needlessly small: its last doubling would have broken the budget.
-            if budget >= 1 << 10 {
+                let shard_after = table.shards[shard].slots.len() * BYTES_PER_SLOT;
+                assert_eq!(
+                    table.bytes(),
+                    table.shards.iter().map(|s| s.slots.len()).sum::<usize>() * BYTES_PER_SLOT
+                );
+                // Growing holds the shard's old slots and its new ones at once.
                 assert!(
-                    (table.bytes() * 2 + table.bytes()) > budget,
-                    "budget {budget}: {} bytes in all when full",
-                    table.bytes()
+                    shard_after == shard_before || before + shard_after <= budget,
+                    "budget {budget}: {before} + {shard_after} bytes while growing to {} keys",
+                    table.len()
+                );
+            }
+            assert_eq!(table.len(), i as usize - 1, "budget {budget}");
+            assert!(table.bytes() <= budget, "budget {budget}");
+            // Full, it is not needlessly small: it holds at least half the keys its budget has slots for.
+            if budget >= 1 << 20 {
+                assert!(
+                    table.len() * BYTES_PER_SLOT * 2 >= budget,
+                    "budget {budget}: {} keys when full",
+                    table.len()
                 );
             }
             // A full table still answers for the keys it holds.
