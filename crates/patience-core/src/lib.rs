@@ -35,6 +35,7 @@ pub use card::{Card, Rank, Suit};
 pub use deal::NoDealZero;
 pub use game::Game;
 pub use illegal::IllegalMove;
+pub use movegen::Targets;
 pub use moves::Move;
 pub use position::{Pile, Position};
 pub use rules::RuleSet;

@@ -5,8 +5,11 @@ use crate::moves::Move;
 use crate::position::{Pile, Position};
 use crate::rules::{Build, Moves, RankOrder, Redeals, RuleSet, Source, MAX_TABLEAU};
 
-/// What each tableau pile takes, worked out once for a round of move generation.
-struct Targets {
+/// What each tableau pile takes, worked out once for a round of move generation. Turning the stock changes
+/// neither the tableau nor the reserve, so one `Targets` serves every position the stock turns to (see
+/// [`Position::for_each_legal_move_from_with`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Targets {
     /// Each pile's length.
     len: [u8; MAX_TABLEAU],
     /// The cards each non-empty pile's top card takes, as a bit set by card index (0 for an empty pile).
@@ -53,33 +56,40 @@ impl Position {
 
     /// Hands every legal move of cards from `from` to `emit` (for the stock, the draw or redeal), in the order
     /// [`Position::for_each_legal_move`] gives them.
-    pub fn for_each_legal_move_from(
+    pub fn for_each_legal_move_from(&self, rules: &RuleSet, from: Pile, emit: impl FnMut(Move)) {
+        self.for_each_legal_move_from_with(rules, from, &self.targets(rules), emit);
+    }
+
+    /// As [`Position::for_each_legal_move_from`], with the targets of this position or of one with the same
+    /// tableau and reserve (which is what turning the stock keeps), so that they are not worked out again.
+    pub fn for_each_legal_move_from_with(
         &self,
         rules: &RuleSet,
         from: Pile,
+        targets: &Targets,
         mut emit: impl FnMut(Move),
     ) {
+        debug_assert_eq!(*targets, self.targets(rules), "targets of another tableau");
         if self.choice_pending() {
             if let (Pile::Choice(_), Some(card)) = (from, self.top(from)) {
                 emit(Move::new(from, Pile::Foundation(card.suit() as u8), 1));
             }
             return;
         }
-        let targets = self.targets(rules);
         match from {
             Pile::Stock | Pile::Waste => {
                 if let Some(mv) = self.stock_move(rules).filter(|mv| mv.from == from) {
                     emit(mv);
                 }
                 if from == Pile::Waste {
-                    self.single_card_moves(rules, from, &targets, &mut emit);
+                    self.single_card_moves(rules, from, targets, &mut emit);
                 }
             }
-            Pile::Reserve(_) => self.single_card_moves(rules, from, &targets, &mut emit),
+            Pile::Reserve(_) => self.single_card_moves(rules, from, targets, &mut emit),
             Pile::Foundation(_) if rules.foundations.cards_go_back => {
-                self.single_card_moves(rules, from, &targets, &mut emit)
+                self.single_card_moves(rules, from, targets, &mut emit)
             }
-            Pile::Tableau(_) => self.tableau_moves(rules, from, &targets, &mut emit),
+            Pile::Tableau(_) => self.tableau_moves(rules, from, targets, &mut emit),
             Pile::Foundation(_) | Pile::Choice(_) => {}
         }
     }
@@ -207,7 +217,8 @@ impl Position {
     }
 
     /// What each tableau pile takes now, for one round of move generation.
-    fn targets(&self, rules: &RuleSet) -> Targets {
+    /// What each tableau pile takes now.
+    pub fn targets(&self, rules: &RuleSet) -> Targets {
         let (len, top) = self.tableau_tops();
         let mut spaces = 0u16;
         let mut takes = [0u64; MAX_TABLEAU];

@@ -374,6 +374,7 @@ impl<'a> Search<'a> {
         turned_to: &mut Vec<Position>,
     ) {
         let mut turned = position;
+        let targets = position.targets(self.rules);
         let mut draws = 0u16;
         let mut unlimited_redeals = 0;
         while let Some(stock) = turned.stock_move(self.rules) {
@@ -386,7 +387,7 @@ impl<'a> Search<'a> {
             turned.apply(self.rules, stock);
             turned_to.push(turned);
             draws += 1;
-            turned.for_each_legal_move_from(self.rules, Pile::Waste, |mv| {
+            turned.for_each_legal_move_from_with(self.rules, Pile::Waste, &targets, |mv| {
                 if !mv.is_stock_move() {
                     steps.push(Step { draws, mv });
                 }
