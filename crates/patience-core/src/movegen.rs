@@ -217,7 +217,6 @@ impl Position {
     }
 
     /// What each tableau pile takes now, for one round of move generation.
-    /// What each tableau pile takes now.
     pub fn targets(&self, rules: &RuleSet) -> Targets {
         let (len, top) = self.tableau_tops();
         let mut spaces = 0u16;

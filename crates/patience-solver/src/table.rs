@@ -19,9 +19,6 @@ pub(crate) struct Table {
     shards: Vec<Shard>,
     /// How many top bits of a key pick its shard.
     shard_bits: u32,
-    len: usize,
-    /// Bytes the shards' slots take now.
-    bytes: usize,
     /// The slots a shard may grow to: its even share of the budget, less room for one shard to be rebuilt.
     most_slots: usize,
 }
@@ -49,8 +46,6 @@ impl Table {
         Table {
             shards: (0..shards).map(|_| Shard::default()).collect(),
             shard_bits: shards.trailing_zeros(),
-            len: 0,
-            bytes: 0,
             most_slots: most_slots(shards),
         }
     }
@@ -76,7 +71,6 @@ impl Table {
                 return Err(Full);
             }
             shard.rebuild(grown);
-            self.bytes += (grown - slots) * BYTES_PER_SLOT;
             slot = match shard.find(key) {
                 Some(Err(empty)) => empty,
                 _ => unreachable!("a rebuilt shard has room and lacks the key"),
@@ -84,18 +78,21 @@ impl Table {
         }
         shard.slots[slot] = key;
         shard.len += 1;
-        self.len += 1;
         Ok(true)
     }
 
     /// Keys stored.
     pub(crate) fn len(&self) -> usize {
-        self.len
+        self.shards.iter().map(|shard| shard.len).sum()
     }
 
     /// Bytes the table's slots take now (never less than before: the table only grows).
     pub(crate) fn bytes(&self) -> usize {
-        self.bytes
+        self.shards
+            .iter()
+            .map(|shard| shard.slots.len())
+            .sum::<usize>()
+            * BYTES_PER_SLOT
     }
 }
 
@@ -164,10 +161,6 @@ mod tests {
                     Err(Full) => break,
                 }
                 let shard_after = table.shards[shard].slots.len() * BYTES_PER_SLOT;
-                assert_eq!(
-                    table.bytes(),
-                    table.shards.iter().map(|s| s.slots.len()).sum::<usize>() * BYTES_PER_SLOT
-                );
                 // Growing holds the shard's old slots and its new ones at once.
                 assert!(
                     shard_after == shard_before || before + shard_after <= budget,
