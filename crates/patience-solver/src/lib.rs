@@ -28,6 +28,7 @@
 #![forbid(missing_docs)]
 
 pub mod analysis;
+mod component;
 pub mod export;
 mod key;
 pub mod prune;
