@@ -246,34 +246,6 @@ impl Position {
         self.foundations.iter().all(|&n| n == self.ranks)
     }
 
-    /// How many cards the tableau piles hold together.
-    pub fn tableau_cards(&self) -> usize {
-        let first = 2 + self.reserve_piles as usize;
-        let last = first + self.tableau_piles as usize - 1;
-        (self.ends[last] - self.ends[first - 1]) as usize
-    }
-
-    /// This position with the tableau piles of `other`, which must have as many tableau piles holding as many
-    /// cards in all. Everything else stays as in `self`: the solver uses it to try one tableau under another
-    /// position's stock, reserve and foundations.
-    pub fn with_tableau_of(&self, other: &Position) -> Position {
-        debug_assert_eq!(self.tableau_piles, other.tableau_piles);
-        debug_assert_eq!(self.tableau_cards(), other.tableau_cards());
-        let first = 2 + self.reserve_piles as usize;
-        let piles = self.tableau_piles as usize;
-        let start = self.ends[first - 1];
-        let other_start = other.ends[2 + other.reserve_piles as usize - 1];
-        let len = self.tableau_cards();
-        let mut position = *self;
-        position.cards[start as usize..start as usize + len]
-            .copy_from_slice(&other.cards[other_start as usize..other_start as usize + len]);
-        for t in 0..piles {
-            position.ends[first + t] =
-                start + (other.ends[2 + other.reserve_piles as usize + t] - other_start);
-        }
-        position
-    }
-
     /// Every pile that holds cards in the shared array, in slot order.
     pub fn piles(&self) -> impl Iterator<Item = Pile> + '_ {
         [Pile::Stock, Pile::Waste]
@@ -364,52 +336,5 @@ impl Position {
     /// Takes one card off the foundation of this suit.
     pub(crate) fn lower_foundation(&mut self, suit: Suit) {
         self.foundations[suit as usize] -= 1;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::builtin;
-    use crate::position::{Pile, Position};
-
-    /// A tableau moved under another position keeps its piles and leaves that position's other piles alone,
-    /// wherever each position's tableau starts in its card array.
-    #[test]
-    fn a_tableau_moves_under_another_position_whole() {
-        let rules = builtin::rules("four-seasons").expect("four-seasons");
-        let rearranged_deal = (1..100).find_map(|deal| {
-            let dealt = Position::deal(&rules, deal).expect("deal");
-            let mv = dealt
-                .legal_moves(&rules)
-                .into_iter()
-                .find(|mv| matches!((mv.from, mv.to), (Pile::Tableau(_), Pile::Tableau(_))))?;
-            let mut after = dealt;
-            after.apply(&rules, mv);
-            Some((dealt, after))
-        });
-        let (dealt, rearranged) = rearranged_deal.expect("a deal with a tableau move");
-        // Cards played from the waste to the foundations move the tableau's place in the card array.
-        let mut drawn = dealt;
-        while let Some(draw) = drawn.stock_move(&rules) {
-            drawn.apply(&rules, draw);
-            if let Some(up) = drawn
-                .legal_moves(&rules)
-                .into_iter()
-                .find(|mv| mv.from == Pile::Waste && matches!(mv.to, Pile::Foundation(_)))
-            {
-                drawn.apply(&rules, up);
-            }
-        }
-        assert!(drawn.foundation_cards() > dealt.foundation_cards());
-        let swapped = drawn.with_tableau_of(&rearranged);
-        for pile in swapped.piles() {
-            let expected = match pile {
-                Pile::Tableau(_) => rearranged.pile(pile),
-                _ => drawn.pile(pile),
-            };
-            assert_eq!(swapped.pile(pile), expected, "{pile:?}");
-        }
-        assert_ne!(swapped, drawn);
-        assert_eq!(drawn.with_tableau_of(&drawn), drawn);
     }
 }

@@ -25,11 +25,6 @@ impl KeyShape {
         }
     }
 
-    /// Whether keys take the tableau piles in sorted order.
-    pub(crate) fn sorts_tableau(&self) -> bool {
-        self.sort_tableau
-    }
-
     /// Keys of exact positions, with no pile order taken as equivalent.
     pub(crate) fn exact() -> KeyShape {
         KeyShape {

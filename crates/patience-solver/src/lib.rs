@@ -28,7 +28,6 @@
 #![forbid(missing_docs)]
 
 pub mod analysis;
-mod component;
 pub mod export;
 mod key;
 pub mod prune;

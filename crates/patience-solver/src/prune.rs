@@ -42,29 +42,11 @@
 //! draw wins nothing). Every step of that line is a step the search generates, so the search finds a win if there
 //! is one. The positions it stores are exact, so the transposition table stays sound.
 //!
-//! # Reversible-move components
-//! A tableau-to-tableau move that changes nothing outside the tableau, and that the engine lets be undone by the
-//! move straight back (restoring the position exactly), is reversible; tableaux joined by such moves form a
-//! component, and the search treats a position as the set of positions that hold any tableau of its component
-//! with the same other piles (see [`crate::component`]). Its key is made from the component's representative
-//! tableau, and its moves are the moves from every one of those positions that are not reversible tableau moves,
-//! keeping one of those that lead into the same component. Safe moves are looked for in the position reached.
-//!
-//! Proof. Reversible moves join positions both ways, so the positions of a component reach each other and are
-//! won or lost together; a position is winnable exactly when some move out of its component, from some member,
-//! leads to a winnable position. Two moves leading to positions with the same other piles and tableaux of one
-//! component lead to positions that are won or lost together, so keeping one loses nothing. A safe move from
-//! the position reached is safe from its component, whose positions share its verdict. A winning line is
-//! rebuilt by searching the component for the reversible moves to the member each step leaves from. Whether a
-//! tableau move is legal and what it leaves depends only on the tableau and the context the component is
-//! cached with (see [`crate::component::context`]), so a component worked out for one position serves every
-//! position holding one of its tableaux in the same context.
-//!
 //! In Canfield, Chameleon, Storehouse and Fortune's Favor, then, only cards on piles of two or more are played at
 //! once (a reserve card could go to a space by force, where P' would send the next one); PySolFC's Gate, whose
 //! spaces take the waste by force but not the stock, gets none; rule (1) keeps them off Solo Canfield.
 
-use patience_core::rules::{Moves, Source};
+use patience_core::rules::Source;
 use patience_core::{Card, Move, Pile, Position, RuleSet};
 
 /// The pruning a rule set allows, decided once before a search.
@@ -78,9 +60,6 @@ pub struct Pruning {
     pub stock_macros: bool,
     /// Whether every move to the foundations is made at once, alone (see [`Pruning::streamlined`]).
     pub every_foundation_move_first: bool,
-    /// Whether positions are searched by reversible-move components of the tableau (see the module
-    /// documentation): when some tableau move may be undone, which a rule moving only whole piles never allows.
-    pub components: bool,
 }
 
 impl Pruning {
@@ -99,7 +78,6 @@ impl Pruning {
                 .iter()
                 .any(|s| matches!(s, Source::Waste | Source::Stock)),
             every_foundation_move_first: false,
-            components: rules.tableau.moves != Moves::WholePile,
         }
     }
 
@@ -110,7 +88,6 @@ impl Pruning {
             forced_fills: false,
             stock_macros: false,
             every_foundation_move_first: false,
-            components: false,
         }
     }
 
@@ -121,7 +98,6 @@ impl Pruning {
     pub fn streamlined(self) -> Pruning {
         Pruning {
             every_foundation_move_first: true,
-            components: false,
             ..self
         }
     }
@@ -138,32 +114,16 @@ impl Pruning {
             position.reserve_piles() as u8
         };
         let reserve = (0..reserve_piles).map(Pile::Reserve);
+        let least = if self.forced_fills { 2 } else { 1 };
         tableau.chain(reserve).find_map(|from| {
-            if matches!(from, Pile::Tableau(_)) && position.len(from) < self.least_tableau_pile() {
+            if matches!(from, Pile::Tableau(_)) && position.len(from) < least {
                 return None;
             }
             let card = position.top(from)?;
-            self.safe_card(rules, position, card)
-                .then(|| Move::new(from, Pile::Foundation(card.suit() as u8), 1))
+            (position.foundation_next(card.suit()) == Some(card)
+                && nothing_builds_on(rules, position, card))
+            .then(|| Move::new(from, Pile::Foundation(card.suit() as u8), 1))
         })
-    }
-
-    /// Whether `card`, on top of a tableau pile of at least [`Pruning::least_tableau_pile`] cards or of a
-    /// reserve pile, may go to its foundation as a safe move.
-    pub fn safe_card(&self, rules: &RuleSet, position: &Position, card: Card) -> bool {
-        self.safe_foundation_moves
-            && !position.choice_pending()
-            && position.foundation_next(card.suit()) == Some(card)
-            && nothing_builds_on(rules, position, card)
-    }
-
-    /// The fewest cards a tableau pile may hold for its top card to go up as a safe move.
-    pub fn least_tableau_pile(&self) -> usize {
-        if self.forced_fills {
-            2
-        } else {
-            1
-        }
     }
 }
 
