@@ -191,6 +191,16 @@ struct Frame {
     /// The position after each number of stock turns the steps use (`turned[0]` is `position`), kept so that
     /// a step need not turn the stock again.
     turned: Vec<Position>,
+    /// The keys of the children, while they are looked up.
+    keys: Vec<u128>,
+}
+
+/// Why the search stops while it enters a position.
+enum Stop {
+    /// This step from the position is a win.
+    Won(Step),
+    /// A limit was reached.
+    Limit(Limit),
 }
 
 /// One edge of the search: turn the stock `draws` times (draws and redeals), then make `mv`. Without stock
@@ -247,49 +257,50 @@ impl<'a> Search<'a> {
         // Frames above `depth` keep their step lists' allocations for reuse.
         let mut frames: Vec<Frame> = Vec::new();
         let mut depth = 0;
-        self.enter(&mut frames, depth, *root, None);
+        let mut next_check = self.nodes + CHECK_EVERY;
+        let mut entered = self.enter(&mut frames, depth, *root, None, limits);
         loop {
+            match entered {
+                Ok(()) => {}
+                Err(Stop::Won(last)) => return Verdict::Won(self.line(&frames, depth, last)),
+                Err(Stop::Limit(limit)) => return Verdict::Unknown(limit),
+            }
+            if self.nodes >= next_check {
+                next_check = self.nodes + CHECK_EVERY;
+                if let Some(limit) = self.limit_reached(limits, cancel, start) {
+                    return Verdict::Unknown(limit);
+                }
+            }
             let frame = &mut frames[depth];
             if frame.next == frame.steps.len() {
                 if depth == 0 {
                     return Verdict::Lost;
                 }
                 depth -= 1;
+                entered = Ok(());
                 continue;
             }
             let step = frame.steps[frame.next];
             frame.next += 1;
             let mut child = frame.turned[step.draws as usize];
             child.apply(self.rules, step.mv);
-            if limits.nodes.is_some_and(|n| self.nodes >= n) {
-                return Verdict::Unknown(Limit::Nodes);
-            }
-            self.nodes += 1;
-            if self.nodes % CHECK_EVERY == 0 {
-                if let Some(limit) = self.limit_reached(limits, cancel, start) {
-                    return Verdict::Unknown(limit);
-                }
-            }
-            if child.is_won() {
-                let mut line = Vec::new();
-                for level in 1..=depth {
-                    if let Some(via) = frames[level].via {
-                        let mut position = frames[level - 1].position;
-                        self.take(&mut position, via, |mv| line.push(mv));
-                    }
-                }
-                let mut position = frames[depth].position;
-                self.take(&mut position, step, |mv| line.push(mv));
-                return Verdict::Won(line);
-            }
-            match self.table.insert(self.shape.key(&child)) {
-                Ok(true) => {}
-                Ok(false) => continue,
-                Err(_) => return Verdict::Unknown(Limit::Memory),
-            }
             depth += 1;
-            self.enter(&mut frames, depth, child, Some(step));
+            entered = self.enter(&mut frames, depth, child, Some(step), limits);
         }
+    }
+
+    /// The moves from the root to the position at `depth`, then those of `last` from it.
+    fn line(&self, frames: &[Frame], depth: usize, last: Step) -> Vec<Move> {
+        let mut line = Vec::new();
+        for level in 1..=depth {
+            if let Some(via) = frames[level].via {
+                let mut position = frames[level - 1].position;
+                self.take(&mut position, via, |mv| line.push(mv));
+            }
+        }
+        let mut position = frames[depth].position;
+        self.take(&mut position, last, |mv| line.push(mv));
+        line
     }
 
     /// Makes a step on `position`, handing each move it makes, draws included, to `record`.
@@ -304,9 +315,63 @@ impl<'a> Search<'a> {
         record(step.mv);
     }
 
-    /// Puts `position` at `depth`, with its steps in search order: a safe move alone if there is one; otherwise
-    /// moves to the foundations and steps that turn the stock least first.
-    fn enter(&self, frames: &mut Vec<Frame>, depth: usize, position: Position, via: Option<Step>) {
+    /// Puts `position` at `depth`, with the steps to its children not searched before, in search order: a safe
+    /// move alone if there is one; otherwise moves to the foundations and steps that turn the stock least first.
+    /// Stops at a child that is won, or at the node or memory limit.
+    fn enter(
+        &mut self,
+        frames: &mut Vec<Frame>,
+        depth: usize,
+        position: Position,
+        via: Option<Step>,
+        limits: &Limits,
+    ) -> Result<(), Stop> {
+        self.order_steps(frames, depth, position, via);
+        self.keep_new_children(&mut frames[depth], limits)
+    }
+
+    /// Makes every child of the frame, and keeps the steps to those the table did not hold (adding them to it).
+    /// The children's table slots are all fetched before any is looked at, so that their cache misses overlap:
+    /// the table is most of the search's memory traffic.
+    fn keep_new_children(&mut self, frame: &mut Frame, limits: &Limits) -> Result<(), Stop> {
+        frame.keys.clear();
+        for &step in &frame.steps {
+            if limits.nodes.is_some_and(|n| self.nodes >= n) {
+                return Err(Stop::Limit(Limit::Nodes));
+            }
+            self.nodes += 1;
+            let mut child = frame.turned[step.draws as usize];
+            child.apply(self.rules, step.mv);
+            if child.is_won() {
+                return Err(Stop::Won(step));
+            }
+            let key = self.shape.key(&child);
+            self.table.prefetch(key);
+            frame.keys.push(key);
+        }
+        let mut kept = 0;
+        for i in 0..frame.steps.len() {
+            match self.table.insert(frame.keys[i]) {
+                Ok(true) => {
+                    frame.steps[kept] = frame.steps[i];
+                    kept += 1;
+                }
+                Ok(false) => {}
+                Err(_) => return Err(Stop::Limit(Limit::Memory)),
+            }
+        }
+        frame.steps.truncate(kept);
+        Ok(())
+    }
+
+    /// Puts `position` at `depth` with all its steps, in the order they are searched.
+    fn order_steps(
+        &self,
+        frames: &mut Vec<Frame>,
+        depth: usize,
+        position: Position,
+        via: Option<Step>,
+    ) {
         if frames.len() == depth {
             frames.push(Frame {
                 position,
@@ -314,6 +379,7 @@ impl<'a> Search<'a> {
                 next: 0,
                 via,
                 turned: Vec::new(),
+                keys: Vec::new(),
             });
         }
         let frame = &mut frames[depth];

@@ -81,6 +81,16 @@ impl Table {
         Ok(true)
     }
 
+    /// Asks the processor to fetch the slot where a lookup of `key` starts, so that the lookups of a position's
+    /// children, each a cache miss in a large table, wait for memory together rather than one after another.
+    pub(crate) fn prefetch(&self, key: u128) {
+        let key = key.max(1);
+        let shard = &self.shards[shard_of(key, self.shard_bits)];
+        if let Some(slot) = shard.home(key) {
+            prefetch(&shard.slots[slot]);
+        }
+    }
+
     /// Keys stored.
     pub(crate) fn len(&self) -> usize {
         self.shards.iter().map(|shard| shard.len).sum()
@@ -105,11 +115,7 @@ impl Shard {
     /// `Ok(slot)` holding `key`, or `Err(slot)`, the empty slot where it would go; `None` with no slots.
     fn find(&self, key: u128) -> Option<Result<usize, usize>> {
         let n = self.slots.len();
-        if n == 0 {
-            return None;
-        }
-        // The low bits, scaled to the slots: the top bits chose the shard.
-        let mut i = ((u128::from(key as u64) * n as u128) >> 64) as usize;
+        let mut i = self.home(key)?;
         loop {
             match self.slots[i] {
                 0 => return Some(Err(i)),
@@ -117,6 +123,13 @@ impl Shard {
                 _ => i = if i + 1 == n { 0 } else { i + 1 },
             }
         }
+    }
+
+    /// The slot where the probe for `key` starts, or `None` with no slots: the key's low bits, scaled to the
+    /// slots (its top bits chose the shard).
+    fn home(&self, key: u128) -> Option<usize> {
+        let n = self.slots.len();
+        (n > 0).then(|| ((u128::from(key as u64) * n as u128) >> 64) as usize)
     }
 
     /// Moves the keys into `slots` new slots.
@@ -128,6 +141,21 @@ impl Shard {
             }
         }
     }
+}
+
+/// A hint to bring `slot` into the cache; it changes nothing a program can observe.
+#[inline]
+#[allow(unsafe_code)]
+fn prefetch(slot: &u128) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and reads nothing into the program; SSE, which it needs, is part of every
+    // x86-64 processor.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(slot).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
 }
 
 #[cfg(test)]
