@@ -10,21 +10,35 @@
 //! 3. `c` is the top card of a tableau pile or of a reserve pile, never the waste (with a draw of three, taking a
 //!    waste card changes which cards later draws turn up: the stock is not a free reserve); and when any space is
 //!    filled by force, `c` lies on a tableau pile of two cards or more;
-//! 4. every card that could be built on `c` in the tableau is already on the foundations.
+//! 4. every card that could be built on `c` in the tableau is *never needed under another card*: it is on the
+//!    foundations, or it is next on its foundation and every card that could be built on it is, in turn, never
+//!    needed (at most four links: each card of such a chain is next on a foundation of its own).
+//!
+//! Call N the cards (4) names that are not on the foundations. Each is next on its foundation at P, a foundation
+//! of its own, and stays next until it goes up itself: a foundation takes only its next card, and by (1) never
+//! gives one back. Whatever can be built on a card of N is on the foundations or in N.
 //!
 //! Proof. Take any winning line L from position P, and let P' be P with `c` on its foundation. Play L from P',
-//! leaving out the moves that move `c` alone (it must reach its foundation in L, since L wins). By (4) no move of
-//! L puts a card on `c`, and by (1) none takes a card off the foundations, so `c` stays on top of whatever pile
-//! holds it. A move of L that moves a run with `c` on top moves the same run less `c` from P', which the same rule
-//! allows: it is still a run, a whole pile is still a whole pile, and its bottom card is the same; both lines
-//! leave the same source behind, so the same refills follow. The piles of the two lines then differ only by `c`
-//! on top of one pile, which hides nothing L uses, so every other move of L is legal from P' at its turn —
-//! unless the difference is a pile that L holds as `c` alone and P' holds empty, because a forced fill could then
-//! put a card into that space in P' and not in L. That happens only in two ways. Either `c` lay alone in a pile
-//! at P, which (3) allows only when no space is filled by force; or L moved `c` alone into a space, which L could
-//! do only while every forced source was empty (or the space would have been filled), and by (2) they stay empty,
-//! so no forced fill happens in either line. A `c` moved alone from a pile of two or more leaves a card behind in
-//! both lines, and cards under `c` never move without it. So L, less the moves of `c`, wins from P'.
+//! leaving out the moves that move `c` alone (it must reach its foundation in L, since L wins), and changing the
+//! moves that put cards of N onto `c` or onto a card of N that L' has already sent up: L' sends those cards to
+//! their foundations instead, from the same source, top card first (each is next on its foundation, so each
+//! may go), and leaves out their later moves. Call these cards, and `c`, the missing cards. By (1) and (4), the
+//! only cards L ever puts on a missing card are cards of N, which then go missing too; so in L the missing cards
+//! always form the top of the pile holding `c`, with `c` at its bottom, and L' has that pile without them. A move
+//! of L that moves a run with missing cards on top moves the same run less those cards from L', which the same
+//! rule allows: it is still a run, a whole pile is still a whole pile, and its bottom card is the same; both lines
+//! leave the same source behind, so the same refills follow; a run of missing cards only is left out. The piles
+//! of the two lines then differ only by the missing cards on top of one pile, which hide nothing L uses, and the
+//! foundations of L' hold more cards, which no move of L takes back, so every other move of L is legal from P' at
+//! its turn — unless the difference is a pile that L holds as missing cards only and P' holds empty, because a
+//! forced fill could then put a card into that space in P' and not in L. That happens only in two ways. Either
+//! `c` lay alone in a pile at P, which (3) allows only when no space is filled by force; or L moved `c` alone into
+//! a space, which L could do only while every forced source was empty (or the space would have been filled), and
+//! by (2) they stay empty, so no forced fill happens in either line. A `c` moved alone from a pile of two or more
+//! leaves a card behind in both lines, and cards under `c` never move without it. So L' wins from P'.
+//!
+//! Measured on Canfield (any run), one thread: deal 7 is proved lost in 17.5 million nodes (21.9 million when
+//! (4) asked for every card built on `c` to be on the foundations already), deal 101 in 50.5 million (67.8).
 //!
 //! # Stock macro-moves
 //! Instead of one draw at a time, the search takes as one step "turn the stock until card X is on the waste, then
@@ -121,16 +135,24 @@ impl Pruning {
             }
             let card = position.top(from)?;
             (position.foundation_next(card.suit()) == Some(card)
-                && nothing_builds_on(rules, position, card))
+                && never_needed_under(rules, position, card, 4))
             .then(|| Move::new(from, Pile::Foundation(card.suit() as u8), 1))
         })
     }
 }
 
-/// Whether every card that could be built on `card` in the tableau is already on the foundations.
-fn nothing_builds_on(rules: &RuleSet, position: &Position, card: Card) -> bool {
+/// Whether no card will ever need `card` under it in the tableau: every card that could be built on it is on
+/// the foundations, or is next on its foundation and, in turn, never needed under anything. Each card of such a
+/// chain is next on a foundation of its own, so a chain of more than four would come back round (in a
+/// circular rank order) and proves nothing: `links` counts what is left.
+fn never_needed_under(rules: &RuleSet, position: &Position, card: Card, links: usize) -> bool {
     let builders = position.cards_built_on(rules, card);
     Card::pack()
         .filter(|c| builders >> c.index() & 1 == 1)
-        .all(|c| position.on_foundation(c))
+        .all(|c| {
+            position.on_foundation(c)
+                || (links > 0
+                    && position.foundation_next(c.suit()) == Some(c)
+                    && never_needed_under(rules, position, c, links - 1))
+        })
 }
