@@ -135,11 +135,15 @@ impl Pruning {
             }
             let card = position.top(from)?;
             (position.foundation_next(card.suit()) == Some(card)
-                && never_needed_under(rules, position, card, 4))
+                && never_needed_under(rules, position, card, MOST_LINKS))
             .then(|| Move::new(from, Pile::Foundation(card.suit() as u8), 1))
         })
     }
 }
+
+/// The most links a chain of never-needed cards (condition 4 above) may have: each is next on a foundation of
+/// its own.
+const MOST_LINKS: usize = 4;
 
 /// Whether no card will ever need `card` under it in the tableau: every card that could be built on it is on
 /// the foundations, or is next on its foundation and, in turn, never needed under anything. Each card of such a

@@ -181,8 +181,8 @@ struct Search<'a> {
     nodes: u64,
 }
 
-/// One level of the depth-first search: a position, its steps in the order they are tried, and the step that
-/// led to it from the level below.
+/// One level of the depth-first search: a position, the steps to its children that were new to the table, in
+/// the order they are tried, and the step that led to it from the level below.
 struct Frame {
     position: Position,
     steps: Vec<Step>,
@@ -258,13 +258,10 @@ impl<'a> Search<'a> {
         let mut frames: Vec<Frame> = Vec::new();
         let mut depth = 0;
         let mut next_check = self.nodes + CHECK_EVERY;
-        let mut entered = self.enter(&mut frames, depth, *root, None, limits);
+        if let Err(stop) = self.enter(&mut frames, depth, *root, None, limits) {
+            return self.stopped(&frames, depth, stop);
+        }
         loop {
-            match entered {
-                Ok(()) => {}
-                Err(Stop::Won(last)) => return Verdict::Won(self.line(&frames, depth, last)),
-                Err(Stop::Limit(limit)) => return Verdict::Unknown(limit),
-            }
             if self.nodes >= next_check {
                 next_check = self.nodes + CHECK_EVERY;
                 if let Some(limit) = self.limit_reached(limits, cancel, start) {
@@ -277,7 +274,6 @@ impl<'a> Search<'a> {
                     return Verdict::Lost;
                 }
                 depth -= 1;
-                entered = Ok(());
                 continue;
             }
             let step = frame.steps[frame.next];
@@ -285,7 +281,17 @@ impl<'a> Search<'a> {
             let mut child = frame.turned[step.draws as usize];
             child.apply(self.rules, step.mv);
             depth += 1;
-            entered = self.enter(&mut frames, depth, child, Some(step), limits);
+            if let Err(stop) = self.enter(&mut frames, depth, child, Some(step), limits) {
+                return self.stopped(&frames, depth, stop);
+            }
+        }
+    }
+
+    /// The verdict of a search stopped while entering the position at `depth`.
+    fn stopped(&self, frames: &[Frame], depth: usize, stop: Stop) -> Verdict {
+        match stop {
+            Stop::Won(last) => Verdict::Won(self.line(frames, depth, last)),
+            Stop::Limit(limit) => Verdict::Unknown(limit),
         }
     }
 
