@@ -90,10 +90,10 @@ fn a_tiny_memory_budget_stops_the_search() {
                 "{} table bytes for a budget of {budget}",
                 report.table_bytes
             );
-            // A stored key takes at least its 16 bytes, in each of the two passes' tables (the first is freed
-            // before the second is made; `stored` counts both).
+            // A stored key takes at least its 8-byte fingerprint, in each of the two passes' tables (the first
+            // is freed before the second is made; `stored` counts both).
             assert!(
-                report.stored * 16 <= 2 * budget,
+                report.stored * 8 <= 2 * budget,
                 "{} keys stored",
                 report.stored
             );
@@ -121,7 +121,7 @@ fn the_table_keeps_to_its_budget_whatever_the_verdict() {
                 report.table_bytes,
                 report.verdict
             );
-            assert!(report.stored * 16 <= 2 * budget);
+            assert!(report.stored * 8 <= 2 * budget);
         }
     }
 }
