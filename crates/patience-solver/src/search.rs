@@ -181,8 +181,8 @@ struct Search<'a> {
     nodes: u64,
 }
 
-/// One level of the depth-first search: a position, the steps to its children that were new to the table, in
-/// the order they are tried, and the step that led to it from the level below.
+/// One level of the depth-first search: a position, the steps to its children that the table did not hold when
+/// it was entered, in the order they are tried, and the step that led to it from the level below.
 struct Frame {
     position: Position,
     steps: Vec<Step>,
@@ -191,7 +191,7 @@ struct Frame {
     /// The position after each number of stock turns the steps use (`turned[0]` is `position`), kept so that
     /// a step need not turn the stock again.
     turned: Vec<Position>,
-    /// The keys of the children, while they are looked up.
+    /// The key of each step's child.
     keys: Vec<u128>,
 }
 
@@ -276,8 +276,16 @@ impl<'a> Search<'a> {
                 depth -= 1;
                 continue;
             }
-            let step = frame.steps[frame.next];
+            let (step, key) = (frame.steps[frame.next], frame.keys[frame.next]);
             frame.next += 1;
+            // The child is claimed only now: claimed when its parent was entered, a position reached again deeper
+            // in an earlier sibling's search would wait for the parent, and the search would find its wins later
+            // (Florentine deal 130: won in 348 nodes this way, undecided after 20 million the other).
+            match self.table.insert(key) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(_) => return Verdict::Unknown(Limit::Memory),
+            }
             let mut child = frame.turned[step.draws as usize];
             child.apply(self.rules, step.mv);
             depth += 1;
@@ -336,7 +344,7 @@ impl<'a> Search<'a> {
         self.keep_new_children(&mut frames[depth], limits)
     }
 
-    /// Makes every child of the frame, and keeps the steps to those the table did not hold (adding them to it).
+    /// Makes every child of the frame, and keeps the steps to those the table does not hold, with their keys.
     /// The children's table slots are all fetched before any is looked at, so that their cache misses overlap:
     /// the table is most of the search's memory traffic.
     fn keep_new_children(&mut self, frame: &mut Frame, limits: &Limits) -> Result<(), Stop> {
@@ -357,16 +365,14 @@ impl<'a> Search<'a> {
         }
         let mut kept = 0;
         for i in 0..frame.steps.len() {
-            match self.table.insert(frame.keys[i]) {
-                Ok(true) => {
-                    frame.steps[kept] = frame.steps[i];
-                    kept += 1;
-                }
-                Ok(false) => {}
-                Err(_) => return Err(Stop::Limit(Limit::Memory)),
+            if !self.table.contains(frame.keys[i]) {
+                frame.steps[kept] = frame.steps[i];
+                frame.keys[kept] = frame.keys[i];
+                kept += 1;
             }
         }
         frame.steps.truncate(kept);
+        frame.keys.truncate(kept);
         Ok(())
     }
 

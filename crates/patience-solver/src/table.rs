@@ -86,6 +86,12 @@ impl Table {
         Ok(true)
     }
 
+    /// Whether the table holds `key`.
+    pub(crate) fn contains(&self, key: u128) -> bool {
+        let shard = &self.shards[shard_of(key, self.shard_bits)];
+        matches!(shard.find(fingerprint(key)), Some(Ok(_)))
+    }
+
     /// Asks the processor to fetch the slot where a lookup of `key` starts, so that the lookups of a position's
     /// children, each a cache miss in a large table, wait for memory together rather than one after another.
     pub(crate) fn prefetch(&self, key: u128) {

@@ -126,3 +126,24 @@ fn a_won_position_is_won_with_no_moves() {
         Verdict::Won(Vec::new())
     );
 }
+
+#[test]
+fn a_position_met_again_deeper_is_searched_there() {
+    // A child is claimed when the search steps into it, not when its parent is entered: claimed early, a position
+    // met again deeper in an earlier sibling's search waits for its parent, and this deal, won in under 200,000
+    // nodes, stayed undecided after 100 million.
+    let rules = game("florentine");
+    let start = Position::deal(&rules, 130).expect("deal numbers start at 1");
+    let limits = Limits {
+        nodes: Some(1_000_000),
+        ..Limits::default()
+    };
+    let report = solve(&rules, &start, &limits);
+    assert!(
+        matches!(report.verdict, Verdict::Won(_)),
+        "{:?} after {} nodes",
+        report.verdict,
+        report.nodes
+    );
+    check_line(&rules, &start, &report).expect("the line replays");
+}
