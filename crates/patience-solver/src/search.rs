@@ -170,6 +170,9 @@ fn first_pass_limits(limits: &Limits) -> Limits {
 /// The first pass's nodes when the search has no time or node limit: a few seconds' work.
 const FIRST_PASS_NODES: u64 = 5_000_000;
 
+/// How many steps of a position are made and looked up together (see [`Search::look_ahead`]).
+const LOOK_AHEAD: usize = 4;
+
 /// How often, in nodes, the limits are looked at.
 const CHECK_EVERY: u64 = 4096;
 
@@ -181,8 +184,8 @@ struct Search<'a> {
     nodes: u64,
 }
 
-/// One level of the depth-first search: a position, the steps to its children that the table did not hold when
-/// it was entered, in the order they are tried, and the step that led to it from the level below.
+/// One level of the depth-first search: a position, the steps to its children in the order they are tried, the
+/// keys of those looked up so far, and the step that led to it from the level below.
 struct Frame {
     position: Position,
     steps: Vec<Step>,
@@ -191,8 +194,8 @@ struct Frame {
     /// The position after each number of stock turns the steps use (`turned[0]` is `position`), kept so that
     /// a step need not turn the stock again.
     turned: Vec<Position>,
-    /// The key of each step's child.
-    keys: Vec<u128>,
+    /// The key of each step's child made so far, or `None` where the table held it already.
+    keys: Vec<Option<u128>>,
 }
 
 /// Why the search stops while it enters a position.
@@ -258,9 +261,7 @@ impl<'a> Search<'a> {
         let mut frames: Vec<Frame> = Vec::new();
         let mut depth = 0;
         let mut next_check = self.nodes + CHECK_EVERY;
-        if let Err(stop) = self.enter(&mut frames, depth, *root, None, limits) {
-            return self.stopped(&frames, depth, stop);
-        }
+        self.order_steps(&mut frames, depth, *root, None);
         loop {
             if self.nodes >= next_check {
                 next_check = self.nodes + CHECK_EVERY;
@@ -276,11 +277,19 @@ impl<'a> Search<'a> {
                 depth -= 1;
                 continue;
             }
+            if frame.next == frame.keys.len() {
+                if let Err(stop) = self.look_ahead(frame, limits) {
+                    return self.stopped(&frames, depth, stop);
+                }
+            }
             let (step, key) = (frame.steps[frame.next], frame.keys[frame.next]);
             frame.next += 1;
+            let Some(key) = key else {
+                continue;
+            };
             // The child is claimed only now: claimed when its parent was entered, a position reached again deeper
             // in an earlier sibling's search would wait for the parent, and the search would find its wins later
-            // (Florentine deal 130: won in 348 nodes this way, undecided after 20 million the other).
+            // (Florentine deal 130: won in 167,000 nodes this way, undecided after 100 million the other).
             match self.table.insert(key) {
                 Ok(true) => {}
                 Ok(false) => continue,
@@ -289,9 +298,7 @@ impl<'a> Search<'a> {
             let mut child = frame.turned[step.draws as usize];
             child.apply(self.rules, step.mv);
             depth += 1;
-            if let Err(stop) = self.enter(&mut frames, depth, child, Some(step), limits) {
-                return self.stopped(&frames, depth, stop);
-            }
+            self.order_steps(&mut frames, depth, child, Some(step));
         }
     }
 
@@ -329,27 +336,15 @@ impl<'a> Search<'a> {
         record(step.mv);
     }
 
-    /// Puts `position` at `depth`, with the steps to its children not searched before, in search order: a safe
-    /// move alone if there is one; otherwise moves to the foundations and steps that turn the stock least first.
-    /// Stops at a child that is won, or at the node or memory limit.
-    fn enter(
-        &mut self,
-        frames: &mut Vec<Frame>,
-        depth: usize,
-        position: Position,
-        via: Option<Step>,
-        limits: &Limits,
-    ) -> Result<(), Stop> {
-        self.order_steps(frames, depth, position, via);
-        self.keep_new_children(&mut frames[depth], limits)
-    }
-
-    /// Makes every child of the frame, and keeps the steps to those the table does not hold, with their keys.
-    /// The children's table slots are all fetched before any is looked at, so that their cache misses overlap:
-    /// the table is most of the search's memory traffic.
-    fn keep_new_children(&mut self, frame: &mut Frame, limits: &Limits) -> Result<(), Stop> {
-        frame.keys.clear();
-        for &step in &frame.steps {
+    /// Makes the children of the frame's next [`LOOK_AHEAD`] steps and keys them, leaving out the key of any the
+    /// table holds already. Their table slots are all fetched before any is looked at, so that their cache misses
+    /// overlap: the table is most of the search's memory traffic. A few at a time, not all, because a position may
+    /// have dozens of steps (Simplicity's stock), and a win found early makes the rest needless.
+    /// Stops at a child that is won, or at the node limit.
+    fn look_ahead(&mut self, frame: &mut Frame, limits: &Limits) -> Result<(), Stop> {
+        let from = frame.keys.len();
+        let to = (from + LOOK_AHEAD).min(frame.steps.len());
+        for &step in &frame.steps[from..to] {
             if limits.nodes.is_some_and(|n| self.nodes >= n) {
                 return Err(Stop::Limit(Limit::Nodes));
             }
@@ -361,22 +356,18 @@ impl<'a> Search<'a> {
             }
             let key = self.shape.key(&child);
             self.table.prefetch(key);
-            frame.keys.push(key);
+            frame.keys.push(Some(key));
         }
-        let mut kept = 0;
-        for i in 0..frame.steps.len() {
-            if !self.table.contains(frame.keys[i]) {
-                frame.steps[kept] = frame.steps[i];
-                frame.keys[kept] = frame.keys[i];
-                kept += 1;
+        for key in &mut frame.keys[from..] {
+            if key.is_some_and(|k| self.table.contains(k)) {
+                *key = None;
             }
         }
-        frame.steps.truncate(kept);
-        frame.keys.truncate(kept);
         Ok(())
     }
 
-    /// Puts `position` at `depth` with all its steps, in the order they are searched.
+    /// Puts `position` at `depth` with all its steps, in the order they are searched: a safe move alone if there is
+    /// one; otherwise moves to the foundations and steps that turn the stock least first.
     fn order_steps(
         &self,
         frames: &mut Vec<Frame>,
@@ -399,6 +390,7 @@ impl<'a> Search<'a> {
         frame.next = 0;
         frame.via = via;
         frame.steps.clear();
+        frame.keys.clear();
         frame.turned.clear();
         frame.turned.push(position);
         if let Some(mv) = self.pruning.safe_move(self.rules, &position) {
