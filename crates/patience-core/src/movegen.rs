@@ -14,6 +14,8 @@ pub struct Targets {
     len: [u8; MAX_TABLEAU],
     /// The cards each non-empty pile's top card takes, as a bit set by card index (0 for an empty pile).
     takes: [u64; MAX_TABLEAU],
+    /// The cards some pile takes: the union of `takes`.
+    taken: u64,
     /// The empty piles, as a bit set.
     spaces: u16,
     /// Whether every reserve pile is empty (which may change what fills a space).
@@ -231,6 +233,7 @@ impl Position {
         Targets {
             len,
             takes,
+            taken: takes.iter().fold(0, |all, cards| all | cards),
             spaces,
             reserve_empty: self.reserve_empty(),
         }
@@ -239,6 +242,10 @@ impl Position {
     /// The non-empty tableau piles whose top card `card` may be built on, as a bit set.
     fn piles_taking(&self, targets: &Targets, card: Card) -> u16 {
         let bit = card.index();
+        // Most cards looked at fit no pile.
+        if (targets.taken >> bit) & 1 == 0 {
+            return 0;
+        }
         (0..self.tableau_piles()).fold(0, |piles, t| {
             piles | (((targets.takes[t] >> bit) & 1) as u16) << t
         })
