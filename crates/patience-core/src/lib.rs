@@ -29,6 +29,7 @@ pub mod moves;
 pub mod position;
 pub mod rules;
 pub mod shuffle;
+mod stock_turns;
 
 pub use apply::Undo;
 pub use card::{Card, Rank, Suit};
@@ -39,3 +40,4 @@ pub use movegen::Targets;
 pub use moves::Move;
 pub use position::{Pile, Position};
 pub use rules::RuleSet;
+pub use stock_turns::StockTurns;

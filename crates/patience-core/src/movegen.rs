@@ -104,7 +104,33 @@ impl Position {
         targets: &Targets,
         emit: &mut impl FnMut(Move),
     ) {
-        let Some(card) = self.top(from) else { return };
+        if let Some(card) = self.top(from) {
+            self.moves_of_top_card(rules, from, card, targets, emit);
+        }
+    }
+
+    /// The moves `card` would have as the top card of `from` (a waste, reserve or foundation pile), with the
+    /// targets of this position: for the waste, what [`Position::for_each_legal_move_from_with`] gives once the
+    /// stock is turned to bring `card` up (see [`crate::StockTurns`]), less the next turn.
+    pub fn for_each_move_of_top_card(
+        &self,
+        rules: &RuleSet,
+        from: Pile,
+        card: Card,
+        targets: &Targets,
+        mut emit: impl FnMut(Move),
+    ) {
+        self.moves_of_top_card(rules, from, card, targets, &mut emit);
+    }
+
+    fn moves_of_top_card(
+        &self,
+        rules: &RuleSet,
+        from: Pile,
+        card: Card,
+        targets: &Targets,
+        emit: &mut impl FnMut(Move),
+    ) {
         if !matches!(from, Pile::Foundation(_)) && self.foundation_next(card.suit()) == Some(card) {
             emit(Move::new(from, Pile::Foundation(card.suit() as u8), 1));
         }

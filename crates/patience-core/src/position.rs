@@ -267,6 +267,14 @@ impl Position {
         self.foundations[suit] = len;
     }
 
+    /// Rewrites the cards of the stock and the waste, which keep their number: `write` fills their slots (the
+    /// stock's bottom to top, then the waste's) and says how many of them the stock holds.
+    pub(crate) fn set_stock_and_waste(&mut self, write: impl FnOnce(&mut [u8]) -> usize) {
+        let end = self.ends[1] as usize;
+        let stock = write(&mut self.cards[..end]);
+        self.ends[0] = stock as u8;
+    }
+
     /// Puts a card on top of a pile (not a foundation).
     pub(crate) fn push(&mut self, pile: Pile, card: Card) {
         let Some(slot) = self.slot(pile) else { return };

@@ -191,8 +191,8 @@ struct Frame {
     steps: Vec<Step>,
     next: usize,
     via: Option<Step>,
-    /// The position after each number of stock turns the steps use (`turned[0]` is `position`), kept so that
-    /// a step need not turn the stock again.
+    /// The positions the steps start from: `position` first, then the stock turned to each card the steps play
+    /// from the waste, kept so that a step need not turn the stock again.
     turned: Vec<Position>,
     /// The key of each step's child made so far, or `None` where the table held it already.
     keys: Vec<Option<u128>>,
@@ -211,6 +211,8 @@ enum Stop {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Step {
     draws: u16,
+    /// Which of its frame's `turned` positions the step starts from, the stock already turned.
+    turned: u16,
     mv: Move,
 }
 
@@ -295,7 +297,7 @@ impl<'a> Search<'a> {
                 Ok(false) => continue,
                 Err(_) => return Verdict::Unknown(Limit::Memory),
             }
-            let mut child = frame.turned[step.draws as usize];
+            let mut child = frame.turned[step.turned as usize];
             child.apply(self.rules, step.mv);
             depth += 1;
             self.order_steps(&mut frames, depth, child, Some(step));
@@ -349,7 +351,7 @@ impl<'a> Search<'a> {
                 return Err(Stop::Limit(Limit::Nodes));
             }
             self.nodes += 1;
-            let mut child = frame.turned[step.draws as usize];
+            let mut child = frame.turned[step.turned as usize];
             child.apply(self.rules, step.mv);
             if child.is_won() {
                 return Err(Stop::Won(step));
@@ -394,19 +396,33 @@ impl<'a> Search<'a> {
         frame.turned.clear();
         frame.turned.push(position);
         if let Some(mv) = self.pruning.safe_move(self.rules, &position) {
-            frame.steps.push(Step { draws: 0, mv });
+            frame.steps.push(Step {
+                draws: 0,
+                turned: 0,
+                mv,
+            });
             return;
         }
         let steps = &mut frame.steps;
         if self.pruning.stock_macros && !position.choice_pending() {
             position.for_each_legal_move(self.rules, |mv| {
                 if !mv.is_stock_move() {
-                    steps.push(Step { draws: 0, mv });
+                    steps.push(Step {
+                        draws: 0,
+                        turned: 0,
+                        mv,
+                    });
                 }
             });
             self.stock_plays(position, steps, &mut frame.turned);
         } else {
-            position.for_each_legal_move(self.rules, |mv| steps.push(Step { draws: 0, mv }));
+            position.for_each_legal_move(self.rules, |mv| {
+                steps.push(Step {
+                    draws: 0,
+                    turned: 0,
+                    mv,
+                })
+            });
         }
         // The streamliner leaves a pending choice open: each choice is a different game.
         if self.pruning.every_foundation_move_first && !position.choice_pending() {
@@ -443,25 +459,32 @@ impl<'a> Search<'a> {
         steps: &mut Vec<Step>,
         turned_to: &mut Vec<Position>,
     ) {
-        let mut turned = position;
         let targets = position.targets(self.rules);
+        let mut turns = position.stock_turns(self.rules);
         let mut draws = 0u16;
         let mut unlimited_redeals = 0;
-        while let Some(stock) = turned.stock_move(self.rules) {
-            if stock.is_redeal() && turned.redeals_left().is_none() {
+        while let Some(stock) = turns.turn() {
+            if stock.is_redeal() && position.redeals_left().is_none() {
                 unlimited_redeals += 1;
                 if unlimited_redeals == 2 {
                     break;
                 }
             }
-            turned.apply(self.rules, stock);
-            turned_to.push(turned);
             draws += 1;
-            turned.for_each_legal_move_from_with(self.rules, Pile::Waste, &targets, |mv| {
-                if !mv.is_stock_move() {
-                    steps.push(Step { draws, mv });
-                }
+            let Some(card) = turns.waste_top() else {
+                continue;
+            };
+            // The position is made only for a turn whose card has a play: most have none.
+            let turned = turned_to.len() as u16;
+            let before = steps.len();
+            position.for_each_move_of_top_card(self.rules, Pile::Waste, card, &targets, |mv| {
+                steps.push(Step { draws, turned, mv });
             });
+            if steps.len() > before {
+                let mut at_turn = position;
+                at_turn.turn_to(&turns);
+                turned_to.push(at_turn);
+            }
         }
     }
 
