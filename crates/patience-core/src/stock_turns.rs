@@ -52,8 +52,9 @@ impl StockTurns {
 }
 
 impl Position {
-    /// The stock and the waste of this position, to be turned.
-    pub fn stock_turns(&self, rules: &RuleSet) -> StockTurns {
+    /// The cards of the stock and the waste in the order they come up, the waste from the bottom and then the
+    /// stock from the top (as card bytes), and how many there are: the order no turning of the stock changes.
+    pub fn stock_order(&self) -> ([u8; 52], usize) {
         let stock = self.pile(Pile::Stock);
         let waste = self.pile(Pile::Waste);
         let mut order = [0u8; 52];
@@ -61,10 +62,16 @@ impl Position {
         for (slot, &card) in order[waste.len()..].iter_mut().zip(stock.iter().rev()) {
             *slot = card;
         }
+        (order, stock.len() + waste.len())
+    }
+
+    /// The stock and the waste of this position, to be turned.
+    pub fn stock_turns(&self, rules: &RuleSet) -> StockTurns {
+        let (order, cards) = self.stock_order();
         StockTurns {
             order,
-            cards: (stock.len() + waste.len()) as u8,
-            waste: waste.len() as u8,
+            cards: cards as u8,
+            waste: self.len(Pile::Waste) as u8,
             draw: rules.stock.draw,
             redeals_left: self.redeals_left(),
         }

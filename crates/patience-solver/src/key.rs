@@ -61,26 +61,17 @@ impl KeyShape {
             position.redeals_left().unwrap_or(SEPARATOR),
         ];
         put(&foundations);
-        let stock = position.pile(Pile::Stock);
-        let waste = position.pile(Pile::Waste);
         match self.stock_cycle {
             Some(draw) if position.redeals_left().is_none() => {
-                let mut order = [0u8; 53];
-                order[..waste.len()].copy_from_slice(waste);
-                for (slot, card) in order[waste.len()..].iter_mut().zip(stock.iter().rev()) {
-                    *slot = *card;
-                }
-                let on_cycle = stock.is_empty() || waste.len() % draw as usize == 0;
-                order[waste.len() + stock.len()] = if on_cycle {
-                    SEPARATOR
-                } else {
-                    waste.len() as u8
-                };
-                put(&order[..=waste.len() + stock.len()]);
+                let (order, cards) = position.stock_order();
+                let waste = position.len(Pile::Waste);
+                let on_cycle = waste == cards || waste % draw as usize == 0;
+                put(&order[..cards]);
+                put(&[if on_cycle { SEPARATOR } else { waste as u8 }]);
             }
             _ => {
-                put(stock);
-                put(waste);
+                put(position.pile(Pile::Stock));
+                put(position.pile(Pile::Waste));
             }
         }
         for i in 0..position.reserve_piles() as u8 {
