@@ -6,9 +6,9 @@ use crate::position::{Pile, Position};
 use crate::rules::{Build, Moves, RankOrder, Redeals, RuleSet, Source, MAX_TABLEAU};
 
 /// What each tableau pile takes, worked out once for a round of move generation. Turning the stock changes
-/// neither the tableau nor the reserve, so one `Targets` serves every position the stock turns to (see
-/// [`Position::for_each_legal_move_from_with`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// neither the tableau nor the reserve, so one `Targets` serves every card the stock turns up (see
+/// [`Position::for_each_move_of_top_card`]).
+#[derive(Debug, Clone)]
 pub struct Targets {
     /// Each pile's length.
     len: [u8; MAX_TABLEAU],
@@ -58,26 +58,19 @@ impl Position {
 
     /// Hands every legal move of cards from `from` to `emit` (for the stock, the draw or redeal), in the order
     /// [`Position::for_each_legal_move`] gives them.
-    pub fn for_each_legal_move_from(&self, rules: &RuleSet, from: Pile, emit: impl FnMut(Move)) {
-        self.for_each_legal_move_from_with(rules, from, &self.targets(rules), emit);
-    }
-
-    /// As [`Position::for_each_legal_move_from`], with the targets of this position or of one with the same
-    /// tableau and reserve (which is what turning the stock keeps), so that they are not worked out again.
-    pub fn for_each_legal_move_from_with(
+    pub fn for_each_legal_move_from(
         &self,
         rules: &RuleSet,
         from: Pile,
-        targets: &Targets,
         mut emit: impl FnMut(Move),
     ) {
-        debug_assert_eq!(*targets, self.targets(rules), "targets of another tableau");
         if self.choice_pending() {
             if let (Pile::Choice(_), Some(card)) = (from, self.top(from)) {
                 emit(Move::new(from, Pile::Foundation(card.suit() as u8), 1));
             }
             return;
         }
+        let targets = &self.targets(rules);
         match from {
             Pile::Stock | Pile::Waste => {
                 if let Some(mv) = self.stock_move(rules).filter(|mv| mv.from == from) {
@@ -105,13 +98,13 @@ impl Position {
         emit: &mut impl FnMut(Move),
     ) {
         if let Some(card) = self.top(from) {
-            self.moves_of_top_card(rules, from, card, targets, emit);
+            self.for_each_move_of_top_card(rules, from, card, targets, emit);
         }
     }
 
     /// The moves `card` would have as the top card of `from` (a waste, reserve or foundation pile), with the
-    /// targets of this position: for the waste, what [`Position::for_each_legal_move_from_with`] gives once the
-    /// stock is turned to bring `card` up (see [`crate::StockTurns`]), less the next turn.
+    /// targets of this position: for the waste, what [`Position::for_each_legal_move_from`] gives once the stock
+    /// is turned to bring `card` up (see [`crate::StockTurns`]), less the next turn.
     pub fn for_each_move_of_top_card(
         &self,
         rules: &RuleSet,
@@ -120,21 +113,10 @@ impl Position {
         targets: &Targets,
         mut emit: impl FnMut(Move),
     ) {
-        self.moves_of_top_card(rules, from, card, targets, &mut emit);
-    }
-
-    fn moves_of_top_card(
-        &self,
-        rules: &RuleSet,
-        from: Pile,
-        card: Card,
-        targets: &Targets,
-        emit: &mut impl FnMut(Move),
-    ) {
         if !matches!(from, Pile::Foundation(_)) && self.foundation_next(card.suit()) == Some(card) {
             emit(Move::new(from, Pile::Foundation(card.suit() as u8), 1));
         }
-        self.tableau_targets(rules, from, card, 1, targets, emit);
+        self.tableau_targets(rules, from, card, 1, targets, &mut emit);
     }
 
     /// The moves of cards from a tableau pile.
@@ -175,16 +157,12 @@ impl Position {
 
     /// The draw or the redeal, whichever the stock allows now.
     pub fn stock_move(&self, rules: &RuleSet) -> Option<Move> {
-        let stock = self.len(Pile::Stock);
-        let waste = self.len(Pile::Waste);
-        if stock > 0 {
-            let count = stock.min(rules.stock.draw as usize) as u8;
-            Some(Move::new(Pile::Stock, Pile::Waste, count))
-        } else if waste > 0 && self.redeals_left() != Some(0) {
-            Some(Move::new(Pile::Waste, Pile::Stock, waste as u8))
-        } else {
-            None
-        }
+        stock_move(
+            self.len(Pile::Stock),
+            self.len(Pile::Waste),
+            rules.stock.draw,
+            self.redeals_left(),
+        )
     }
 
     /// The counts of cards that may move from a tableau pile to another pile, as a bit set (bit `k` for `k`
@@ -385,4 +363,22 @@ fn suits_taken(build: Build, onto: Suit) -> u64 {
 /// The card in a byte of the card array.
 pub(crate) fn card_at(byte: u8) -> Card {
     Card::from_index(byte).unwrap_or_else(|| Card::new(Suit::Clubs, Rank::ACE))
+}
+
+/// The draw or the redeal a stock of `stock` cards and a waste of `waste` allow, with `redeals_left` (`None`
+/// for unlimited) and `draw` cards turned a draw.
+pub(crate) fn stock_move(
+    stock: usize,
+    waste: usize,
+    draw: u8,
+    redeals_left: Option<u8>,
+) -> Option<Move> {
+    if stock > 0 {
+        let count = stock.min(draw as usize) as u8;
+        Some(Move::new(Pile::Stock, Pile::Waste, count))
+    } else if waste > 0 && redeals_left != Some(0) {
+        Some(Move::new(Pile::Waste, Pile::Stock, waste as u8))
+    } else {
+        None
+    }
 }

@@ -2,6 +2,7 @@
 //! position only at the turns that bring up a card it can play, and this says which card each turn brings up.
 
 use crate::card::Card;
+use crate::movegen::stock_move;
 use crate::moves::Move;
 use crate::position::{Pile, Position};
 use crate::rules::RuleSet;
@@ -29,19 +30,15 @@ impl StockTurns {
     /// Turns the stock once, as [`Position::stock_move`] would: the draw, or the redeal if the stock is empty.
     /// Gives that move, or `None` when the stock cannot be turned.
     pub fn turn(&mut self) -> Option<Move> {
-        let stock = self.cards - self.waste;
-        if stock > 0 {
-            let count = stock.min(self.draw);
-            self.waste += count;
-            Some(Move::new(Pile::Stock, Pile::Waste, count))
-        } else if self.waste > 0 && self.redeals_left != Some(0) {
-            let count = self.waste;
+        let stock = (self.cards - self.waste) as usize;
+        let turn = stock_move(stock, self.waste as usize, self.draw, self.redeals_left)?;
+        if turn.is_redeal() {
             self.waste = 0;
             self.redeals_left = self.redeals_left.map(|left| left - 1);
-            Some(Move::new(Pile::Waste, Pile::Stock, count))
         } else {
-            None
+            self.waste += turn.count;
         }
+        Some(turn)
     }
 
     /// The card on top of the waste.
