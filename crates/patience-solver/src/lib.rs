@@ -28,6 +28,7 @@
 #![forbid(missing_docs)]
 
 pub mod analysis;
+pub mod dead_end;
 pub mod export;
 mod key;
 pub mod prune;

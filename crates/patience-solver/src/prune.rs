@@ -40,6 +40,10 @@
 //! Measured on Canfield (any run), one thread: deal 7 is proved lost in 17.5 million nodes (21.9 million when
 //! (4) asked for every card built on `c` to be on the foundations already), deal 101 in 50.5 million (67.8).
 //!
+//! # Dead ends
+//! A position whose waste holds a card the foundations need under more cards than the tableau can hold is lost,
+//! and searched no further: the rule and its proof are in [`crate::dead_end`].
+//!
 //! # Stock macro-moves
 //! Instead of one draw at a time, the search takes as one step "turn the stock until card X is on the waste, then
 //! play X", for every X the stock can bring up (through every redeal left; with unlimited redeals, through one
@@ -74,6 +78,9 @@ pub struct Pruning {
     pub stock_macros: bool,
     /// Whether every move to the foundations is made at once, alone (see [`Pruning::streamlined`]).
     pub every_foundation_move_first: bool,
+    /// Whether positions the dead-end rule proves lost are searched no further (see [`crate::dead_end`], which
+    /// decides from the rules and the root whether the rule applies).
+    pub dead_ends: bool,
 }
 
 impl Pruning {
@@ -92,6 +99,7 @@ impl Pruning {
                 .iter()
                 .any(|s| matches!(s, Source::Waste | Source::Stock)),
             every_foundation_move_first: false,
+            dead_ends: true,
         }
     }
 
@@ -102,6 +110,7 @@ impl Pruning {
             forced_fills: false,
             stock_macros: false,
             every_foundation_move_first: false,
+            dead_ends: false,
         }
     }
 

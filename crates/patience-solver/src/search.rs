@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use patience_core::{Move, Pile, Position, RuleSet};
 
+use crate::dead_end::DeadEnds;
 use crate::key::KeyShape;
 use crate::prune::Pruning;
 use crate::table::Table;
@@ -180,6 +181,7 @@ struct Search<'a> {
     rules: &'a RuleSet,
     shape: KeyShape,
     pruning: Pruning,
+    dead_ends: Option<DeadEnds>,
     table: Table,
     nodes: u64,
 }
@@ -230,6 +232,7 @@ impl<'a> Search<'a> {
             rules,
             shape,
             pruning,
+            dead_ends: None,
             table: Table::new(limits.memory_bytes),
             nodes,
         }
@@ -255,6 +258,9 @@ impl<'a> Search<'a> {
         }
         if let Some(limit) = self.limit_reached(limits, cancel, start) {
             return Verdict::Unknown(limit);
+        }
+        if self.pruning.dead_ends {
+            self.dead_ends = DeadEnds::for_root(self.rules, root);
         }
         if self.table.insert(self.shape.key(root)).is_err() {
             return Verdict::Unknown(Limit::Memory);
@@ -395,6 +401,13 @@ impl<'a> Search<'a> {
         frame.keys.clear();
         frame.turned.clear();
         frame.turned.push(position);
+        if self
+            .dead_ends
+            .as_ref()
+            .is_some_and(|d| d.lost(self.rules, &position))
+        {
+            return;
+        }
         if let Some(mv) = self.pruning.safe_move(self.rules, &position) {
             frame.steps.push(Step {
                 draws: 0,

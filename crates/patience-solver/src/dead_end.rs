@@ -1,0 +1,388 @@
+//! Positions proved lost without a search: the waste holds a card the foundations need under more cards than
+//! the tableau can hold.
+//!
+//! # The rule
+//! Take a position where foundation cards never come back, no redeal is left, the base rank is known, no choice
+//! is pending, and every tableau pile is a run (each card could have been built on the one under it). Pick a
+//! waste card `w`, and call A the cards above it. For each suit, the cards its foundation may have taken by the
+//! time `w` shows are those from its next card on, up to (not including) the first that lies in the waste at
+//! `w` or under it: call them U. The position is lost if the tableau cards and A, less U, cannot be laid out in
+//! as few runs as there are tableau piles, even with any of the stock, the reserve and U added.
+//!
+//! Proof. A line that wins empties the waste, so `w` comes to the top of it at some point; look at the first. A
+//! foundation takes its cards in order and never gives one back, and a card in the waste at `w` or under it has
+//! not left it yet; so the foundations then hold only cards they hold now and cards of U. A card of A has left
+//! the waste, and a waste card goes only to a foundation or to the tableau, so each card of A not in U is in the
+//! tableau. A tableau card leaves only for a foundation, so each one not in U is still there. Every other card
+//! then in the tableau came from the stock, the reserve or U. Cards join a pile only by being built on its top
+//! card or by filling a space, so every pile is still a run; the tableau holds those cards in no more runs than
+//! it has piles, which the condition rules out.
+//!
+//! # Counting runs
+//! Group the cards by what they may be built on: by rank when building is regardless of suit, by rank and colour
+//! for alternate colours, by rank and suit for the same suit. Every card of a group may be built on every card of
+//! one other group (the one above it) and on nothing else, so the groups form chains and, in a circular rank
+//! order, cycles. In any layout into runs, a group of `n` cards lies on at most as many cards of the group above
+//! as that group has, `m`, so at least `n - m` of its cards start a run: the sum over the groups bounds the runs
+//! from below. The cards that may be added are chosen to make that bound least, by a small dynamic programme
+//! along each chain or cycle.
+//!
+//! Only the waste cards that are the first of their suit's coming cards to lie that deep are tried: those are
+//! where U changes.
+
+use std::cell::{OnceCell, RefCell};
+
+use patience_core::rules::{Build, MAX_RESERVE};
+use patience_core::{Card, Pile, Position, Rank, RuleSet, Suit};
+use xxhash_rust::xxh3::xxh3_128;
+
+/// The most groups: one per card.
+const GROUPS: usize = 52;
+
+/// The most cards of one group (one per suit).
+const PER_GROUP: usize = 4;
+
+/// The rule for one search: the groups, worked out when a base rank is first met, and the verdict of each
+/// layer met so far.
+pub struct DeadEnds {
+    groups: [OnceCell<Option<Groups>>; 13],
+    /// The verdicts of the layers met last, by a layer's hash, in a direct-mapped cache: the rule looks at the
+    /// tableau's cards, never at how they lie (every pile is a run from the root on), so positions that differ
+    /// only in the tableau share it, and a search meets few layers and many positions in each (Chameleon deal
+    /// 6: 1.6 million positions). An empty entry says "not lost", which is always safe.
+    layers: RefCell<Box<[(u128, bool)]>>,
+}
+
+/// The entries of the layer cache.
+const LAYERS: usize = 1 << 16;
+
+impl DeadEnds {
+    /// The rule for a search from `root`, if it applies: foundation cards never come back and every tableau pile
+    /// of the root is a run. Cards join a pile only by being built on its top card or by filling a space, so the
+    /// piles of every position the search reaches are runs too.
+    pub fn for_root(rules: &RuleSet, root: &Position) -> Option<DeadEnds> {
+        let runs = (0..root.tableau_piles() as u8)
+            .all(|t| is_run(rules, root, root.pile(Pile::Tableau(t))));
+        (!rules.foundations.cards_go_back && runs).then(|| DeadEnds {
+            groups: Default::default(),
+            layers: RefCell::new(vec![(0, false); LAYERS].into_boxed_slice()),
+        })
+    }
+
+    /// Whether `position` is lost by the rule in the module documentation.
+    pub fn lost(&self, rules: &RuleSet, position: &Position) -> bool {
+        if position.choice_pending()
+            || position.redeals_left() != Some(0)
+            || position.len(Pile::Waste) < 2
+        {
+            return false;
+        }
+        let Some(base) = position.base_rank() else {
+            return false;
+        };
+        let layer = layer_key(position);
+        let slot = layer as usize % LAYERS;
+        let (cached, lost) = self.layers.borrow()[slot];
+        if cached == layer {
+            return lost;
+        }
+        let lost = self.groups[base.index() as usize]
+            .get_or_init(|| Groups::new(rules, position))
+            .as_ref()
+            .is_some_and(|groups| buries_too_deep(groups, position, base));
+        self.layers.borrow_mut()[slot] = (layer, lost);
+        lost
+    }
+}
+
+/// A hash of everything in `position` but its tableau: the stock, the waste, the reserve piles and the
+/// foundations. The tableau holds the other cards.
+fn layer_key(position: &Position) -> u128 {
+    // The cards outside the tableau, a length for each pile and the four foundations' lengths.
+    let mut bytes = [0u8; 52 + 2 + MAX_RESERVE + 4];
+    let mut len = 0;
+    let mut put = |cards: &[u8]| {
+        bytes[len] = cards.len() as u8;
+        bytes[len + 1..len + 1 + cards.len()].copy_from_slice(cards);
+        len += 1 + cards.len();
+    };
+    put(position.pile(Pile::Stock));
+    put(position.pile(Pile::Waste));
+    for r in 0..position.reserve_piles() as u8 {
+        put(position.pile(Pile::Reserve(r)));
+    }
+    let foundations = [0, 1, 2, 3].map(|s| position.foundation_len(s) as u8);
+    put(&foundations);
+    xxh3_128(&bytes[..len])
+}
+
+/// Whether, in `position`, some waste card lies under more cards than the tableau can take (the rule in the
+/// module documentation).
+fn buries_too_deep(groups: &Groups, position: &Position, base: Rank) -> bool {
+    let waste = position.pile(Pile::Waste);
+    let mut tableau = 0u64;
+    for t in 0..position.tableau_piles() as u8 {
+        tableau |= mask(position.pile(Pile::Tableau(t)));
+    }
+    let mut elsewhere = mask(position.pile(Pile::Stock));
+    for r in 0..position.reserve_piles() as u8 {
+        elsewhere |= mask(position.pile(Pile::Reserve(r)));
+    }
+    let mut depth = [u8::MAX; 64];
+    for (i, &c) in waste.iter().enumerate() {
+        depth[c as usize] = i as u8;
+    }
+    let coming = Coming::new(position, base);
+    let piles = position.tableau_piles() as u32;
+    let mut tried = 0u64;
+    for first in coming.firsts_in_waste(&depth) {
+        let w = depth[first as usize] as usize;
+        if w + 1 == waste.len() || tried >> w & 1 == 1 {
+            continue;
+        }
+        tried |= 1 << w;
+        let above = mask(&waste[w + 1..]);
+        let may_go_up = coming.before_depth(&depth, w);
+        let must = groups.count((tableau | above) & !may_go_up);
+        let may = elsewhere | ((tableau | above) & may_go_up);
+        // Adding no card is one choice, so a bound within the piles without any rules nothing out.
+        if groups.runs_of(&must) > piles && groups.fewest_runs(&must, &groups.count(may)) > piles {
+            return true;
+        }
+    }
+    false
+}
+
+/// The cards of a pile as a set of card indices.
+fn mask(pile: &[u8]) -> u64 {
+    pile.iter().fold(0, |m, &c| m | 1 << c)
+}
+
+/// Whether each card of `pile` (bottom to top) could be built on the one under it.
+fn is_run(rules: &RuleSet, position: &Position, pile: &[u8]) -> bool {
+    pile.windows(2).all(
+        |pair| match (Card::from_index(pair[0]), Card::from_index(pair[1])) {
+            (Some(under), Some(over)) => {
+                position.cards_built_on(rules, under) >> over.index() & 1 == 1
+            }
+            _ => false,
+        },
+    )
+}
+
+/// The cards each foundation still takes, in the order it takes them.
+struct Coming {
+    cards: [[u8; 13]; 4],
+    len: [usize; 4],
+}
+
+impl Coming {
+    fn new(position: &Position, base: Rank) -> Coming {
+        let ranks = position.ranks() as usize;
+        let mut coming = Coming {
+            cards: [[0; 13]; 4],
+            len: [0; 4],
+        };
+        for suit in Suit::ALL {
+            let s = suit as usize;
+            for step in position.foundation_len(s)..ranks {
+                let rank =
+                    Rank::new(((base.index() as usize + step) % ranks) as u8).expect("a rank");
+                coming.cards[s][coming.len[s]] = Card::new(suit, rank).index();
+                coming.len[s] += 1;
+            }
+        }
+        coming
+    }
+
+    /// The coming cards that lie in the waste under every earlier coming card of their suit that does.
+    fn firsts_in_waste<'a>(&'a self, depth: &'a [u8; 64]) -> impl Iterator<Item = u8> + 'a {
+        (0..4).flat_map(move |s| {
+            let mut shallowest = u8::MAX;
+            self.cards[s][..self.len[s]].iter().filter_map(move |&c| {
+                let d = depth[c as usize];
+                (d < shallowest).then(|| {
+                    shallowest = d;
+                    c
+                })
+            })
+        })
+    }
+
+    /// The coming cards of each suit before the first that lies in the waste at depth `w` or under it.
+    fn before_depth(&self, depth: &[u8; 64], w: usize) -> u64 {
+        let mut cards = 0u64;
+        for s in 0..4 {
+            for &c in &self.cards[s][..self.len[s]] {
+                if (depth[c as usize] as usize) <= w {
+                    break;
+                }
+                cards |= 1 << c;
+            }
+        }
+        cards
+    }
+}
+
+/// The groups of cards by what they may be built on, as chains and cycles of groups.
+struct Groups {
+    /// The group of each card, by card index.
+    group: [u8; 64],
+    /// Each chain from the group built on nothing down, and each cycle, with whether it is a cycle.
+    lanes: Vec<(Vec<u8>, bool)>,
+}
+
+impl Groups {
+    /// The groups under `position`'s base rank, or `None` if they are not chains and cycles.
+    fn new(rules: &RuleSet, position: &Position) -> Option<Groups> {
+        let build = rules.tableau.build;
+        let ranks = position.ranks();
+        let in_pack = || Card::pack().filter(move |c| c.rank().index() < ranks);
+        let mut above = [None; GROUPS];
+        let mut below = [None; GROUPS];
+        let mut used = [false; GROUPS];
+        for under in in_pack() {
+            used[group_of(build, under)] = true;
+            let builders = position.cards_built_on(rules, under);
+            for over in in_pack().filter(|c| builders >> c.index() & 1 == 1) {
+                let (g, h) = (group_of(build, over), group_of(build, under));
+                if above[g].is_some_and(|a| a != h) || below[h].is_some_and(|b| b != g) {
+                    return None;
+                }
+                above[g] = Some(h);
+                below[h] = Some(g);
+            }
+        }
+        let mut seen = [false; GROUPS];
+        let mut lanes = Vec::new();
+        let walk = |start: usize, seen: &mut [bool; GROUPS]| {
+            let mut lane = vec![start as u8];
+            seen[start] = true;
+            let mut g = start;
+            while let Some(next) = below[g].filter(|&n| n != start) {
+                lane.push(next as u8);
+                seen[next] = true;
+                g = next;
+            }
+            lane
+        };
+        for start in (0..GROUPS).filter(|&g| used[g] && above[g].is_none()) {
+            lanes.push((walk(start, &mut seen), false));
+        }
+        for start in 0..GROUPS {
+            if used[start] && !seen[start] {
+                lanes.push((walk(start, &mut seen), true));
+            }
+        }
+        let mut group = [0; 64];
+        for card in in_pack() {
+            group[card.index() as usize] = group_of(build, card) as u8;
+        }
+        Some(Groups { group, lanes })
+    }
+
+    /// How many cards of `cards` (a set of card indices) each group has.
+    fn count(&self, mut cards: u64) -> [u8; GROUPS] {
+        let mut counts = [0u8; GROUPS];
+        while cards != 0 {
+            counts[self.group[cards.trailing_zeros() as usize] as usize] += 1;
+            cards &= cards - 1;
+        }
+        counts
+    }
+
+    /// The lower bound on the runs that the `cards` (counted by group) can be laid out in.
+    fn runs_of(&self, cards: &[u8; GROUPS]) -> u32 {
+        self.lanes
+            .iter()
+            .map(|(lane, cycle)| {
+                let n = |g: u8| u32::from(cards[g as usize]);
+                let first = lane[0];
+                let over_first = if *cycle { n(lane[lane.len() - 1]) } else { 0 };
+                n(first).saturating_sub(over_first)
+                    + lane
+                        .windows(2)
+                        .map(|pair| n(pair[1]).saturating_sub(n(pair[0])))
+                        .sum::<u32>()
+            })
+            .sum()
+    }
+
+    /// The least lower bound on the runs that the `must` cards and any of the `may` cards (counted by group) can
+    /// be laid out in.
+    fn fewest_runs(&self, must: &[u8; GROUPS], may: &[u8; GROUPS]) -> u32 {
+        self.lanes
+            .iter()
+            .map(|(lane, cycle)| lane_cost(lane, *cycle, must, may))
+            .sum()
+    }
+}
+
+/// The group of `card` under a building rule.
+fn group_of(build: Build, card: Card) -> usize {
+    let rank = card.rank().index() as usize;
+    match build {
+        Build::AnySuit => rank,
+        Build::AlternateColours => rank * 2 + card.is_red() as usize,
+        Build::SameSuit => rank * 4 + card.suit() as usize,
+    }
+}
+
+/// The least sum, along `lane`, of `max(0, n - m)`: `n` a group's `must` count plus the `may` cards it takes,
+/// `m` the same for the group above it. A chain's first group is built on nothing. On a cycle the first group
+/// is built on the last; the cycle is entered at a group with the fewest `may` cards, and each number of them
+/// it may take is tried.
+fn lane_cost(lane: &[u8], cycle: bool, must: &[u8; GROUPS], may: &[u8; GROUPS]) -> u32 {
+    const NONE: u32 = u32::MAX;
+    let len = lane.len();
+    let enter = if cycle {
+        (0..len).min_by_key(|&i| may[lane[i] as usize]).unwrap_or(0)
+    } else {
+        0
+    };
+    let group = |i: usize| lane[(enter + i) % len] as usize;
+    let takes = |g: usize| (may[g] as usize).min(PER_GROUP);
+    let first = group(0);
+    let mut least = NONE;
+    for first_takes in 0..=takes(first) {
+        // best[x]: the least cost so far with `x` of the current group's `may` cards taken.
+        let mut best = [NONE; PER_GROUP + 1];
+        best[first_takes] = if cycle {
+            0
+        } else {
+            u32::from(must[first]) + first_takes as u32
+        };
+        let mut upper = first;
+        for i in 1..len {
+            let lower = group(i);
+            let mut next = [NONE; PER_GROUP + 1];
+            for (y, cell) in next.iter_mut().enumerate().take(takes(lower) + 1) {
+                let n = u32::from(must[lower]) + y as u32;
+                for (x, &cost) in best.iter().enumerate().take(takes(upper) + 1) {
+                    if cost != NONE {
+                        let m = u32::from(must[upper]) + x as u32;
+                        *cell = (*cell).min(cost + n.saturating_sub(m));
+                    }
+                }
+            }
+            best = next;
+            upper = lower;
+        }
+        for (y, &cost) in best.iter().enumerate().take(takes(upper) + 1) {
+            if cost != NONE {
+                let closing = if cycle {
+                    (u32::from(must[first]) + first_takes as u32)
+                        .saturating_sub(u32::from(must[upper]) + y as u32)
+                } else {
+                    0
+                };
+                least = least.min(cost + closing);
+            }
+        }
+    }
+    if least == NONE {
+        0
+    } else {
+        least
+    }
+}

@@ -1,0 +1,45 @@
+//! The dead-end rule (`patience_solver::dead_end`) against the no-pruning oracle: every position the rule calls
+//! lost, met along random walks through the reduced packs of every built-in game, must be lost by an exhaustive
+//! search; and the rule must call enough of them lost for that to mean something.
+
+mod common;
+
+use patience_core::Position;
+use patience_solver::dead_end::DeadEnds;
+use patience_solver::{solve_unpruned, Limits, Verdict};
+
+use common::{random_walk, reduced, REDUCED};
+
+#[test]
+fn every_position_the_rule_calls_lost_is_lost() {
+    let mut called_lost = 0;
+    let mut failures = Vec::new();
+    for &(id, _) in REDUCED {
+        let rules = reduced(id);
+        for deal in 1..=40 {
+            let start = Position::deal(&rules, deal).expect("a deal");
+            let Some(dead_ends) = DeadEnds::for_root(&rules, &start) else {
+                continue;
+            };
+            for walk in (2..=40).step_by(2) {
+                let position = random_walk(&rules, &start, walk, deal * 100 + walk as u64);
+                if !dead_ends.lost(&rules, &position) {
+                    continue;
+                }
+                called_lost += 1;
+                let verdict = solve_unpruned(&rules, &position, &Limits::default()).verdict;
+                if verdict != Verdict::Lost {
+                    failures.push(format!(
+                        "{id} deal {deal}, {walk} random moves in: called lost, but the oracle says {verdict:?}"
+                    ));
+                }
+            }
+        }
+    }
+    println!("{called_lost} positions called lost");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        called_lost >= 50,
+        "the rule called only {called_lost} positions lost, too few to test it"
+    );
+}
