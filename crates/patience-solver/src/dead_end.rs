@@ -27,8 +27,8 @@
 //! from below. The cards that may be added are chosen to make that bound least, by a small dynamic programme
 //! along each chain or cycle.
 //!
-//! Only the waste cards that are the first of their suit's coming cards to lie that deep are tried: those are
-//! where U changes.
+//! Every waste card but the top one is tried as `w`. The rule looks at which cards the tableau holds, never at
+//! how they lie, so its verdict is worked out once for all the positions that differ only in their tableau.
 
 use std::cell::{OnceCell, RefCell};
 
@@ -134,13 +134,7 @@ fn buries_too_deep(groups: &Groups, position: &Position, base: Rank) -> bool {
     }
     let coming = Coming::new(position, base);
     let piles = position.tableau_piles() as u32;
-    let mut tried = 0u64;
-    for first in coming.firsts_in_waste(&depth) {
-        let w = depth[first as usize] as usize;
-        if w + 1 == waste.len() || tried >> w & 1 == 1 {
-            continue;
-        }
-        tried |= 1 << w;
+    for w in (0..waste.len() - 1).rev() {
         let above = mask(&waste[w + 1..]);
         let may_go_up = coming.before_depth(&depth, w);
         let must = groups.count((tableau | above) & !may_go_up);
@@ -193,20 +187,6 @@ impl Coming {
             }
         }
         coming
-    }
-
-    /// The coming cards that lie in the waste under every earlier coming card of their suit that does.
-    fn firsts_in_waste<'a>(&'a self, depth: &'a [u8; 64]) -> impl Iterator<Item = u8> + 'a {
-        (0..4).flat_map(move |s| {
-            let mut shallowest = u8::MAX;
-            self.cards[s][..self.len[s]].iter().filter_map(move |&c| {
-                let d = depth[c as usize];
-                (d < shallowest).then(|| {
-                    shallowest = d;
-                    c
-                })
-            })
-        })
     }
 
     /// The coming cards of each suit before the first that lies in the waste at depth `w` or under it.
