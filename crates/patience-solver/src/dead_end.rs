@@ -49,7 +49,7 @@ pub struct DeadEnds {
     /// The verdicts of the layers met last, by a layer's hash, in a direct-mapped cache: the rule looks at the
     /// tableau's cards, never at how they lie (every pile is a run from the root on), so positions that differ
     /// only in the tableau share it, and a search meets few layers and many positions in each (Chameleon deal
-    /// 6: 1.6 million positions). An empty entry says "not lost", which is always safe.
+    /// 6 looks up 837,000 positions in 13,800 layers). An empty entry says "not lost", which is always safe.
     layers: RefCell<Box<[(u128, bool)]>>,
     /// Layers looked up, and those worked out (not found in the cache).
     looked_up: Cell<u32>,
@@ -174,7 +174,7 @@ fn buries_too_deep(groups: &Groups, position: &Position, base: Rank) -> bool {
         runs.add(card, 1);
         // `card` now lies above `w`: if it was the first of its suit's coming cards in the waste that deep, U
         // takes it and the cards after it, up to the next one that lies at `w` or under it.
-        let suit = (card_suit(card)) as usize;
+        let suit = card_suit(card) as usize;
         let cards = coming.of(suit);
         if first_deep[suit] < cards.len() && cards[first_deep[suit]] == card {
             while first_deep[suit] < cards.len()
