@@ -374,8 +374,8 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Puts `position` at `depth` with all its steps, in the order they are searched: a safe move alone if there is
-    /// one; otherwise moves to the foundations and steps that turn the stock least first.
+    /// Puts `position` at `depth` with all its steps, in the order they are searched: none at a dead end; a safe
+    /// move alone if there is one; otherwise moves to the foundations and steps that turn the stock least first.
     fn order_steps(
         &self,
         frames: &mut Vec<Frame>,
