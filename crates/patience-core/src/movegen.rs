@@ -186,7 +186,7 @@ impl Position {
     }
 
     /// How many cards on top of a tableau pile form a run, following the building rule.
-    pub(crate) fn run_length(&self, rules: &RuleSet, pile: Pile) -> usize {
+    pub fn run_length(&self, rules: &RuleSet, pile: Pile) -> usize {
         let cards = self.pile(pile);
         let mut run = usize::from(!cards.is_empty());
         while run < cards.len()

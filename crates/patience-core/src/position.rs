@@ -165,8 +165,9 @@ impl Position {
         self.foundations[suit] as usize
     }
 
-    /// The `i`-th card (from the bottom) of the foundation of suit index `suit`.
-    fn foundation_card(&self, suit: usize, i: usize) -> Option<Card> {
+    /// The `i`-th card (from the bottom) of the foundation of suit index `suit`, whether it is there yet or not,
+    /// once the base rank is known.
+    pub fn foundation_card(&self, suit: usize, i: usize) -> Option<Card> {
         let base = self.base_rank()?;
         let rank = Rank::new(((base.index() as usize + i) % self.ranks as usize) as u8)?;
         Some(Card::new(Suit::from_index(suit), rank))

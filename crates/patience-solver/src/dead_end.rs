@@ -19,8 +19,8 @@
 //! it has piles, which the condition rules out.
 //!
 //! # Counting runs
-//! Group the cards by what they may be built on: by rank when building is regardless of suit, by rank and colour
-//! for alternate colours, by rank and suit for the same suit. Every card of a group may be built on every card of
+//! Group the cards by what they may be built on and what may be built on them (by rank when building is
+//! regardless of suit, by rank and colour for alternate colours, by rank and suit for the same suit). Every card of a group may be built on every card of
 //! one other group (the one above it) and on nothing else, so the groups form chains and, in a circular rank
 //! order, cycles. In any layout into runs, a group of `n` cards lies on at most as many cards of the group above
 //! as that group has, `m`, so at least `n - m` of its cards start a run: the sum over the groups bounds the runs
@@ -32,8 +32,8 @@
 
 use std::cell::{Cell, OnceCell, RefCell};
 
-use patience_core::rules::{Build, MAX_RESERVE};
-use patience_core::{Card, Pile, Position, Rank, RuleSet, Suit};
+use patience_core::rules::MAX_RESERVE;
+use patience_core::{Card, Pile, Position, RuleSet};
 use xxhash_rust::xxh3::xxh3_128;
 
 /// The most groups: one per card.
@@ -78,7 +78,8 @@ impl DeadEnds {
     /// piles of every position the search reaches are runs too.
     pub fn for_root(rules: &RuleSet, root: &Position) -> Option<DeadEnds> {
         let runs = (0..root.tableau_piles() as u8)
-            .all(|t| is_run(rules, root, root.pile(Pile::Tableau(t))));
+            .map(Pile::Tableau)
+            .all(|pile| root.run_length(rules, pile) == root.len(pile));
         (!rules.foundations.cards_go_back && runs).then(|| DeadEnds {
             groups: Default::default(),
             layers: RefCell::new(vec![(0, false); LAYERS].into_boxed_slice()),
@@ -116,7 +117,7 @@ impl DeadEnds {
         let lost = self.groups[base.index() as usize]
             .get_or_init(|| Groups::new(rules, position))
             .as_ref()
-            .is_some_and(|groups| buries_too_deep(groups, position, base));
+            .is_some_and(|groups| buries_too_deep(groups, position));
         self.layers.borrow_mut()[slot] = (layer, lost);
         self.found_lost.set(self.found_lost.get() + u32::from(lost));
         lost
@@ -150,7 +151,7 @@ fn layer_key(position: &Position) -> u128 {
 /// Whether, in `position`, some waste card lies under more cards than the tableau can take (the rule in the
 /// module documentation). The waste cards are tried from the top down, and what changes from one to the next
 /// (one card more above `w`, perhaps some more cards in U) is counted in, not counted afresh.
-fn buries_too_deep(groups: &Groups, position: &Position, base: Rank) -> bool {
+fn buries_too_deep(groups: &Groups, position: &Position) -> bool {
     let waste = position.pile(Pile::Waste);
     let mut tableau = 0u64;
     for t in 0..position.tableau_piles() as u8 {
@@ -164,7 +165,7 @@ fn buries_too_deep(groups: &Groups, position: &Position, base: Rank) -> bool {
     for (i, &c) in waste.iter().enumerate() {
         depth[c as usize] = i as u8;
     }
-    let coming = Coming::new(position, base);
+    let coming = Coming::new(position);
     let piles = position.tableau_piles() as u32;
     // With `w` the top card: nothing above it, and U each suit's coming cards before its first in the waste.
     let mut first_deep = [0usize; 4];
@@ -259,18 +260,6 @@ fn mask(pile: &[u8]) -> u64 {
     pile.iter().fold(0, |m, &c| m | 1 << c)
 }
 
-/// Whether each card of `pile` (bottom to top) could be built on the one under it.
-fn is_run(rules: &RuleSet, position: &Position, pile: &[u8]) -> bool {
-    pile.windows(2).all(
-        |pair| match (Card::from_index(pair[0]), Card::from_index(pair[1])) {
-            (Some(under), Some(over)) => {
-                position.cards_built_on(rules, under) >> over.index() & 1 == 1
-            }
-            _ => false,
-        },
-    )
-}
-
 /// The cards each foundation still takes, in the order it takes them.
 struct Coming {
     cards: [[u8; 13]; 4],
@@ -278,19 +267,17 @@ struct Coming {
 }
 
 impl Coming {
-    fn new(position: &Position, base: Rank) -> Coming {
-        let ranks = position.ranks() as usize;
+    fn new(position: &Position) -> Coming {
         let mut coming = Coming {
             cards: [[0; 13]; 4],
             len: [0; 4],
         };
-        for suit in Suit::ALL {
-            let s = suit as usize;
-            for step in position.foundation_len(s)..ranks {
-                let rank =
-                    Rank::new(((base.index() as usize + step) % ranks) as u8).expect("a rank");
-                coming.cards[s][coming.len[s]] = Card::new(suit, rank).index();
-                coming.len[s] += 1;
+        for s in 0..4 {
+            for i in position.foundation_len(s)..position.ranks() as usize {
+                if let Some(card) = position.foundation_card(s, i) {
+                    coming.cards[s][coming.len[s]] = card.index();
+                    coming.len[s] += 1;
+                }
             }
         }
         coming
@@ -315,25 +302,50 @@ struct Groups {
 }
 
 impl Groups {
-    /// The groups under `position`'s base rank, or `None` if they are not chains and cycles.
+    /// The groups under `position`'s base rank, or `None` if they are not chains and cycles. Two cards are in one
+    /// group when the same cards may be built on them and they may be built on the same cards; a group is named
+    /// by its first card.
     fn new(rules: &RuleSet, position: &Position) -> Option<Groups> {
-        let build = rules.tableau.build;
         let ranks = position.ranks();
-        let in_pack = || Card::pack().filter(move |c| c.rank().index() < ranks);
+        let in_pack = || {
+            Card::pack()
+                .filter(move |c| c.rank().index() < ranks)
+                .map(|c| c.index() as usize)
+        };
+        let mut builders = [0u64; 64];
+        let mut bases = [0u64; 64];
+        for under in in_pack() {
+            let on_it = position.cards_built_on(rules, Card::from_index(under as u8)?);
+            builders[under] = on_it;
+            for over in in_pack().filter(|&c| on_it >> c & 1 == 1) {
+                bases[over] |= 1 << under;
+            }
+        }
+        let mut group = [0u8; 64];
+        let mut members = [0u64; GROUPS];
+        let mut used = [false; GROUPS];
+        for card in in_pack() {
+            let first = in_pack()
+                .find(|&c| builders[c] == builders[card] && bases[c] == bases[card])
+                .unwrap_or(card);
+            group[card] = first as u8;
+            members[first] |= 1 << card;
+            used[first] = true;
+        }
+        // Every card of a group must take every card of the group built on it, and nothing else.
         let mut above = [None; GROUPS];
         let mut below = [None; GROUPS];
-        let mut used = [false; GROUPS];
-        for under in in_pack() {
-            used[group_of(build, under)] = true;
-            let builders = position.cards_built_on(rules, under);
-            for over in in_pack().filter(|c| builders >> c.index() & 1 == 1) {
-                let (g, h) = (group_of(build, over), group_of(build, under));
-                if above[g].is_some_and(|a| a != h) || below[h].is_some_and(|b| b != g) {
-                    return None;
-                }
-                above[g] = Some(h);
-                below[h] = Some(g);
+        for g in (0..GROUPS).filter(|&g| used[g]) {
+            let on_it = builders[g];
+            if on_it == 0 {
+                continue;
             }
+            let b = group[on_it.trailing_zeros() as usize] as usize;
+            if members[b] != on_it || bases[b] != members[g] {
+                return None;
+            }
+            above[b] = Some(g);
+            below[g] = Some(b);
         }
         let mut seen = [false; GROUPS];
         let mut lanes = Vec::new();
@@ -355,10 +367,6 @@ impl Groups {
             if used[start] && !seen[start] {
                 lanes.push((walk(start, &mut seen), true));
             }
-        }
-        let mut group = [0; 64];
-        for card in in_pack() {
-            group[card.index() as usize] = group_of(build, card) as u8;
         }
         Some(Groups {
             group,
@@ -402,16 +410,6 @@ impl Groups {
             .iter()
             .map(|(lane, cycle)| lane_cost(lane, *cycle, must, may))
             .sum()
-    }
-}
-
-/// The group of `card` under a building rule.
-fn group_of(build: Build, card: Card) -> usize {
-    let rank = card.rank().index() as usize;
-    match build {
-        Build::AnySuit => rank,
-        Build::AlternateColours => rank * 2 + card.is_red() as usize,
-        Build::SameSuit => rank * 4 + card.suit() as usize,
     }
 }
 
