@@ -34,7 +34,6 @@ mod key;
 pub mod prune;
 mod search;
 pub mod stats;
-pub mod stuck;
 mod table;
 
 pub use search::{solve, solve_unpruned, solve_with_cancel, Limit, Limits, Report, Verdict};

@@ -182,7 +182,6 @@ struct Search<'a> {
     shape: KeyShape,
     pruning: Pruning,
     dead_ends: Option<DeadEnds>,
-    stuck: Option<crate::stuck::Stuck>,
     table: Table,
     nodes: u64,
 }
@@ -234,7 +233,6 @@ impl<'a> Search<'a> {
             shape,
             pruning,
             dead_ends: None,
-            stuck: None,
             table: Table::new(limits.memory_bytes),
             nodes,
         }
@@ -263,9 +261,6 @@ impl<'a> Search<'a> {
         }
         if self.pruning.dead_ends {
             self.dead_ends = DeadEnds::for_root(self.rules, root);
-            if std::env::var_os("NO_STUCK").is_none() {
-                self.stuck = crate::stuck::Stuck::for_rules(self.rules);
-            }
         }
         if self.table.insert(self.shape.key(root)).is_err() {
             return Verdict::Unknown(Limit::Memory);
@@ -285,9 +280,6 @@ impl<'a> Search<'a> {
             let frame = &mut frames[depth];
             if frame.next == frame.steps.len() {
                 if depth == 0 {
-                    if let Some(s) = &self.stuck {
-                        eprintln!("stuck: looked_up {} cached {} searched {} stuck {} gave_up {} visited {} visited_free {}", s.looked_up.get(), s.cached.get(), s.searched.get(), s.found_stuck.get(), s.gave_up.get(), s.visited.get(), s.visited_free.get());
-                    }
                     return Verdict::Lost;
                 }
                 depth -= 1;
@@ -416,13 +408,6 @@ impl<'a> Search<'a> {
         {
             return;
         }
-        if self
-            .stuck
-            .as_ref()
-            .is_some_and(|d| d.lost(self.rules, &position))
-        {
-            return;
-        }
         if let Some(mv) = self.pruning.safe_move(self.rules, &position) {
             frame.steps.push(Step {
                 draws: 0,
@@ -517,11 +502,6 @@ impl<'a> Search<'a> {
     }
 
     fn limit_reached(&self, limits: &Limits, cancel: &AtomicBool, start: Instant) -> Option<Limit> {
-        if let Some(s) = &self.stuck {
-            if std::env::var_os("STUCK_STATS").is_some() {
-                eprintln!("stuck: nodes {} looked_up {} cached {} searched {} stuck {} gave_up {} visited {} visited_free {}", self.nodes, s.looked_up.get(), s.cached.get(), s.searched.get(), s.found_stuck.get(), s.gave_up.get(), s.visited.get(), s.visited_free.get());
-            }
-        }
         if cancel.load(Ordering::Relaxed) {
             return Some(Limit::Cancelled);
         }
