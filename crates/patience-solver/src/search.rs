@@ -218,6 +218,17 @@ struct Step {
     mv: Move,
 }
 
+impl Step {
+    /// A step that makes `mv` from the position as it is, the stock not turned.
+    fn now(mv: Move) -> Step {
+        Step {
+            draws: 0,
+            turned: 0,
+            mv,
+        }
+    }
+}
+
 impl<'a> Search<'a> {
     /// A search whose table may take `limits`' memory, having spent `nodes` in an earlier pass (so that a node
     /// limit bounds both passes together).
@@ -409,33 +420,18 @@ impl<'a> Search<'a> {
             return;
         }
         if let Some(mv) = self.pruning.safe_move(self.rules, &position) {
-            frame.steps.push(Step {
-                draws: 0,
-                turned: 0,
-                mv,
-            });
+            frame.steps.push(Step::now(mv));
             return;
         }
         let steps = &mut frame.steps;
-        if self.pruning.stock_macros && !position.choice_pending() {
-            position.for_each_legal_move(self.rules, |mv| {
-                if !mv.is_stock_move() {
-                    steps.push(Step {
-                        draws: 0,
-                        turned: 0,
-                        mv,
-                    });
-                }
-            });
+        let macros = self.pruning.stock_macros && !position.choice_pending();
+        position.for_each_legal_move(self.rules, |mv| {
+            if !(macros && mv.is_stock_move()) {
+                steps.push(Step::now(mv));
+            }
+        });
+        if macros {
             self.stock_plays(position, steps, &mut frame.turned);
-        } else {
-            position.for_each_legal_move(self.rules, |mv| {
-                steps.push(Step {
-                    draws: 0,
-                    turned: 0,
-                    mv,
-                })
-            });
         }
         // The streamliner leaves a pending choice open: each choice is a different game.
         if self.pruning.every_foundation_move_first && !position.choice_pending() {
