@@ -288,7 +288,8 @@ impl<'a> Search<'a> {
                     return Verdict::Unknown(limit);
                 }
             }
-            let frame = &mut frames[depth];
+            let (below, from_here) = frames.split_at_mut(depth);
+            let frame = &mut from_here[0];
             if frame.next == frame.steps.len() {
                 if depth == 0 {
                     return Verdict::Lost;
@@ -297,7 +298,8 @@ impl<'a> Search<'a> {
                 continue;
             }
             if frame.next == frame.keys.len() {
-                if let Err(stop) = self.look_ahead(frame, limits) {
+                let parent = below.last().map(|parent| &parent.position);
+                if let Err(stop) = self.look_ahead(frame, parent, limits) {
                     return self.stopped(&frames, depth, stop);
                 }
             }
@@ -359,8 +361,16 @@ impl<'a> Search<'a> {
     /// table holds already. Their table slots are all fetched before any is looked at, so that their cache misses
     /// overlap: the table is most of the search's memory traffic. A few at a time, not all, because a position may
     /// have dozens of steps (Simplicity's stock), and a win found early makes the rest needless.
+    /// A child that is the frame's parent (a move undone) is left out unkeyed: the parent is in the table, as
+    /// every position on the search's path is, and the most common child found there (13 % of the children of
+    /// any-run Canfield deal 7, 23 % of Four Seasons deal 5's), so a comparison saves its key and lookup.
     /// Stops at a child that is won, or at the node limit.
-    fn look_ahead(&mut self, frame: &mut Frame, limits: &Limits) -> Result<(), Stop> {
+    fn look_ahead(
+        &mut self,
+        frame: &mut Frame,
+        parent: Option<&Position>,
+        limits: &Limits,
+    ) -> Result<(), Stop> {
         let from = frame.keys.len();
         let to = (from + LOOK_AHEAD).min(frame.steps.len());
         for &step in &frame.steps[from..to] {
@@ -372,6 +382,10 @@ impl<'a> Search<'a> {
             child.apply(self.rules, step.mv);
             if child.is_won() {
                 return Err(Stop::Won(step));
+            }
+            if parent == Some(&child) {
+                frame.keys.push(None);
+                continue;
             }
             let key = self.shape.key(&child);
             self.table.prefetch(key);
