@@ -288,6 +288,17 @@ impl Position {
         }
     }
 
+    /// Puts each of two cards where the other lies. Neither may be on a foundation, which keeps only a count: a
+    /// card not found in a pile leaves the position as it was. It is no move of any game; a solver's relaxed game
+    /// uses it (see `patience_solver`'s `relax` module).
+    pub fn exchange(&mut self, a: Card, b: Card) {
+        let total = self.ends[MAX_PILES - 1] as usize;
+        let find = |card: Card| self.cards[..total].iter().position(|&c| c == card.index());
+        if let (Some(i), Some(j)) = (find(a), find(b)) {
+            self.cards.swap(i, j);
+        }
+    }
+
     /// Moves the top `count` cards of one pile onto another, keeping their order.
     pub(crate) fn shift(&mut self, from: Pile, to: Pile, count: usize) {
         let (Some(a), Some(b)) = (self.slot(from), self.slot(to)) else {

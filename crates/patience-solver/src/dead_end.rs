@@ -36,6 +36,8 @@ use patience_core::rules::MAX_RESERVE;
 use patience_core::{Card, Pile, Position, RuleSet};
 use xxhash_rust::xxh3::xxh3_128;
 
+use crate::classes::Classes;
+
 /// The most groups: one per card.
 const GROUPS: usize = 52;
 
@@ -306,32 +308,13 @@ impl Groups {
     /// group when the same cards may be built on them and they may be built on the same cards; a group is named
     /// by its first card.
     fn new(rules: &RuleSet, position: &Position) -> Option<Groups> {
-        let ranks = position.ranks();
-        let in_pack = || {
-            Card::pack()
-                .filter(move |c| c.rank().index() < ranks)
-                .map(|c| c.index() as usize)
-        };
-        let mut builders = [0u64; 64];
-        let mut bases = [0u64; 64];
-        for under in in_pack() {
-            let on_it = position.cards_built_on(rules, Card::from_index(under as u8)?);
-            builders[under] = on_it;
-            for over in in_pack().filter(|&c| on_it >> c & 1 == 1) {
-                bases[over] |= 1 << under;
-            }
-        }
-        let mut group = [0u8; 64];
-        let mut members = [0u64; GROUPS];
-        let mut used = [false; GROUPS];
-        for card in in_pack() {
-            let first = in_pack()
-                .find(|&c| builders[c] == builders[card] && bases[c] == bases[card])
-                .unwrap_or(card);
-            group[card] = first as u8;
-            members[first] |= 1 << card;
-            used[first] = true;
-        }
+        let Classes {
+            of: group,
+            builders,
+            bases,
+            members,
+        } = Classes::new(rules, position);
+        let used = members.map(|m| m != 0);
         // Every card of a group must take every card of the group built on it, and nothing else.
         let mut above = [None; GROUPS];
         let mut below = [None; GROUPS];

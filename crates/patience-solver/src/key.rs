@@ -1,7 +1,10 @@
 //! Canonical keys: positions that differ only in the order of interchangeable tableau piles share one key.
 
+use patience_core::rules::MAX_TABLEAU;
 use patience_core::{Pile, Position, RuleSet};
 use xxhash_rust::xxh3::xxh3_128;
+
+use crate::relax::Relaxation;
 
 /// Separates piles in the key bytes; no card has this value.
 const SEPARATOR: u8 = 0xFF;
@@ -15,6 +18,8 @@ pub(crate) struct KeyShape {
     sort_tableau: bool,
     /// How many cards a draw turns, when the stock and waste may be keyed by their cycle (see [`KeyShape::key`]).
     stock_cycle: Option<u8>,
+    /// The relaxed game whose states are keyed, if any: its tableau cards are keyed by class.
+    relaxation: Option<Relaxation>,
 }
 
 impl KeyShape {
@@ -22,6 +27,16 @@ impl KeyShape {
         KeyShape {
             sort_tableau: rules.tableau.capacity.is_empty(),
             stock_cycle: Some(rules.stock.draw),
+            relaxation: None,
+        }
+    }
+
+    /// Keys of the states of a relaxed game (see [`crate::relax`]): as [`KeyShape::new`], with each tableau card
+    /// keyed by its class.
+    pub(crate) fn relaxed(rules: &RuleSet, relaxation: Relaxation) -> KeyShape {
+        KeyShape {
+            relaxation: Some(relaxation),
+            ..KeyShape::new(rules)
         }
     }
 
@@ -30,6 +45,7 @@ impl KeyShape {
         KeyShape {
             sort_tableau: false,
             stock_cycle: None,
+            relaxation: None,
         }
     }
 
@@ -80,11 +96,30 @@ impl KeyShape {
         for i in 0..position.choice_piles() as u8 {
             put(position.pile(Pile::Choice(i)));
         }
-        let mut tableau: [&[u8]; patience_core::rules::MAX_TABLEAU] =
-            [&[]; patience_core::rules::MAX_TABLEAU];
+        let mut tableau: [&[u8]; MAX_TABLEAU] = [&[]; MAX_TABLEAU];
         let piles = position.tableau_piles();
         for (i, slot) in tableau.iter_mut().enumerate().take(piles) {
             *slot = position.pile(Pile::Tableau(i as u8));
+        }
+        if let Some(relaxation) = &self.relaxation {
+            let mut classes = [[0u8; 52]; MAX_TABLEAU];
+            for (pile, cards) in classes.iter_mut().zip(&tableau[..piles]) {
+                for (class, &card) in pile.iter_mut().zip(cards.iter()) {
+                    *class = relaxation.class(card);
+                }
+            }
+            let mut by_class: [&[u8]; MAX_TABLEAU] = [&[]; MAX_TABLEAU];
+            for (i, slot) in by_class.iter_mut().enumerate().take(piles) {
+                *slot = &classes[i][..tableau[i].len()];
+            }
+            // Piles of classes may be alike, so only whole piles order them.
+            if self.sort_tableau {
+                by_class[..piles].sort_unstable();
+            }
+            for pile in &by_class[..piles] {
+                put(pile);
+            }
+            return xxh3_128(&bytes[..len]);
         }
         if self.sort_tableau {
             // Every card is in one place, so piles differ in their bottom cards unless they are empty: ordering by

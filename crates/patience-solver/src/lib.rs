@@ -28,10 +28,12 @@
 #![forbid(missing_docs)]
 
 pub mod analysis;
+mod classes;
 pub mod dead_end;
 pub mod export;
 mod key;
 pub mod prune;
+pub mod relax;
 mod search;
 pub mod stats;
 mod table;

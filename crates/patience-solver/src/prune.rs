@@ -125,6 +125,15 @@ impl Pruning {
         }
     }
 
+    /// The pruning of a search of the relaxed game (see [`crate::relax`]): these rules without safe moves to
+    /// the foundations, whose proof is for the real game.
+    pub fn relaxed(self) -> Pruning {
+        Pruning {
+            safe_foundation_moves: false,
+            ..self
+        }
+    }
+
     /// A move to the foundations that is safe to make at once, if there is one.
     pub fn safe_move(&self, rules: &RuleSet, position: &Position) -> Option<Move> {
         if !self.safe_foundation_moves || position.choice_pending() {
