@@ -162,3 +162,36 @@ proptest! {
         prop_assert_eq!(p, Position::deal(rules, number).expect("deal"), "deals are repeatable");
     }
 }
+
+proptest! {
+    /// Exchanging two cards swaps their places and nothing else; a card on a foundation leaves the position as
+    /// it was.
+    #[test]
+    fn an_exchange_swaps_two_cards_and_nothing_else(
+        game in 0..builtin::games().len(),
+        deal in deal_number(),
+        a in 0u8..52,
+        b in 0u8..52,
+    ) {
+        let rules = &builtin::games()[game];
+        let position = Position::deal(rules, deal).expect("a deal");
+        let (a, b) = (Card::from_index(a).expect("a card"), Card::from_index(b).expect("a card"));
+        let place = |p: &Position, card: Card| {
+            p.piles().find_map(|pile| p.cards(pile).iter().position(|&c| c == card).map(|i| (pile, i)))
+        };
+        let mut exchanged = position;
+        exchanged.exchange(a, b);
+        match (place(&position, a), place(&position, b)) {
+            (Some(at_a), Some(at_b)) => {
+                prop_assert_eq!(place(&exchanged, a), Some(at_b));
+                prop_assert_eq!(place(&exchanged, b), Some(at_a));
+                for pile in position.piles() {
+                    prop_assert_eq!(exchanged.len(pile), position.len(pile));
+                }
+                exchanged.exchange(a, b);
+                prop_assert_eq!(exchanged, position);
+            }
+            _ => prop_assert_eq!(exchanged, position),
+        }
+    }
+}
