@@ -1,12 +1,12 @@
 //! A relaxed game, searched to prove losses: tableau cards that building cannot tell apart may change places.
 //!
 //! # The relaxed game
-//! Put the cards in classes: two cards are in one class when the same cards may be
-//! built on them and they may be built on the same cards. Two positions are the same state of the relaxed game
-//! when they differ only by which cards of a class lie where in the tableau: the same stock, waste, reserve and
-//! foundations, and the same piles card for card up to class. Its moves are the real moves, and one more kind: a
-//! card next on its foundation that lies anywhere in the tableau goes up from the top of any pile whose top card
-//! is of its class, as if the two had changed places first.
+//! Put the cards in classes: two cards are in one class when the same cards may be built on them and they may be
+//! built on the same cards. Two positions are the same state of the relaxed game when they differ only by which
+//! cards of a class lie where in the tableau: the same stock, waste, reserve and foundations, and the same piles
+//! card for card up to class. Its moves are the real moves, and one more kind: a card next on its foundation that
+//! lies anywhere in the tableau goes up from the top of any pile whose top card is of its class, as if the two had
+//! changed places first.
 //!
 //! # Why a loss there is a loss
 //! Every real move is a move of the relaxed game from the state of the position it starts from, and leads to the
