@@ -479,7 +479,8 @@ impl<'a> Search<'a> {
     }
 
     /// Puts `position` at `depth` with all its steps, in the order they are searched: none at a dead end; a safe
-    /// move alone if there is one; otherwise moves to the foundations and steps that turn the stock least first.
+    /// move alone if there is one; otherwise moves to the foundations and steps that turn the stock least first,
+    /// and a relaxed game's own moves last.
     fn order_steps(
         &self,
         frames: &mut Vec<Frame>,
@@ -551,7 +552,11 @@ impl<'a> Search<'a> {
         // stock stands; otherwise the nearest stock cards lead.
         let cycling = position.redeals_left().is_none();
         steps.sort_by_key(|step| {
+            // A relaxed game's own moves come last, so that its wins are real ones where it can find them: deals
+            // 1..100 of Chameleon at 2 s a deal gave 6 won, 29 lost, 65 unknown this way, and 4, 29, 67 with them
+            // among the moves to the foundations.
             let rank = match (step.mv.from, step.mv.to) {
+                _ if step.relaxed => 3,
                 (_, Pile::Foundation(_)) => 0,
                 (Pile::Stock, _) | (_, Pile::Stock) => 2,
                 _ => 1,
