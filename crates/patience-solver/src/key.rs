@@ -102,22 +102,18 @@ impl KeyShape {
             *slot = position.pile(Pile::Tableau(i as u8));
         }
         if let Some(relaxation) = &self.relaxation {
-            let mut classes = [[0u8; 52]; MAX_TABLEAU];
-            for (pile, cards) in classes.iter_mut().zip(&tableau[..piles]) {
-                for (class, &card) in pile.iter_mut().zip(cards.iter()) {
-                    *class = relaxation.class(card);
-                }
-            }
-            let mut by_class: [&[u8]; MAX_TABLEAU] = [&[]; MAX_TABLEAU];
-            for (i, slot) in by_class.iter_mut().enumerate().take(piles) {
-                *slot = &classes[i][..tableau[i].len()];
-            }
+            let class = |card: &u8| relaxation.class(*card);
             // Piles of classes may be alike, so only whole piles order them.
             if self.sort_tableau {
-                by_class[..piles].sort_unstable();
+                tableau[..piles]
+                    .sort_unstable_by(|a, b| a.iter().map(class).cmp(b.iter().map(class)));
             }
-            for pile in &by_class[..piles] {
-                put(pile);
+            for pile in &tableau[..piles] {
+                let mut classes = [0u8; 52];
+                for (slot, card) in classes.iter_mut().zip(pile.iter()) {
+                    *slot = class(card);
+                }
+                put(&classes[..pile.len()]);
             }
             return xxh3_128(&bytes[..len]);
         }

@@ -125,17 +125,10 @@ fn run(
                     ),
                     false,
                 ),
-                Pass::Relaxed(relaxation) => {
-                    let mut search = Search::new(
-                        rules,
-                        KeyShape::relaxed(rules, relaxation),
-                        pruning.relaxed(),
-                        &pass_limits,
-                        before.nodes,
-                    );
-                    search.relaxation = Some(relaxation);
-                    (search, true)
-                }
+                Pass::Relaxed(relaxation) => (
+                    Search::of_relaxed_game(rules, relaxation, pruning, &pass_limits, before.nodes),
+                    true,
+                ),
             };
             let outcome = search.run(position, &pass_limits, cancel, start);
             before = before.then(search.spent());
@@ -318,6 +311,27 @@ impl<'a> Search<'a> {
             relaxation: None,
             table: Table::new(limits.memory_bytes),
             nodes,
+        }
+    }
+
+    /// A search of the relaxed game (see [`crate::relax`]): its states keyed by class, its own moves made too,
+    /// and `pruning` less what is proved for the real game only.
+    fn of_relaxed_game(
+        rules: &'a RuleSet,
+        relaxation: Relaxation,
+        pruning: Pruning,
+        limits: &Limits,
+        nodes: u64,
+    ) -> Search<'a> {
+        Search {
+            relaxation: Some(relaxation),
+            ..Search::new(
+                rules,
+                KeyShape::relaxed(rules, relaxation),
+                pruning.relaxed(),
+                limits,
+                nodes,
+            )
         }
     }
 
@@ -656,14 +670,8 @@ mod tests {
     fn relaxed_alone(rules: &RuleSet, position: &Position) -> Outcome {
         let limits = Limits::default();
         let relaxation = Relaxation::for_root(rules, position).expect("a relaxed game");
-        let mut search = Search::new(
-            rules,
-            KeyShape::relaxed(rules, relaxation),
-            Pruning::for_rules(rules).relaxed(),
-            &limits,
-            0,
-        );
-        search.relaxation = Some(relaxation);
+        let mut search =
+            Search::of_relaxed_game(rules, relaxation, Pruning::for_rules(rules), &limits, 0);
         search.run(position, &limits, &AtomicBool::new(false), Instant::now())
     }
 
