@@ -102,7 +102,8 @@ impl KeyShape {
             *slot = position.pile(Pile::Tableau(i as u8));
         }
         if let Some(relaxation) = &self.relaxation {
-            let class = |card: &u8| relaxation.class(*card);
+            let kept_apart = relaxation.kept_apart(position);
+            let class = |card: &u8| relaxation.key_byte(*card, kept_apart);
             // Piles of classes may be alike, so only whole piles order them.
             if self.sort_tableau {
                 tableau[..piles]

@@ -1,38 +1,58 @@
-//! A relaxed game, searched to prove losses: tableau cards that building cannot tell apart may change places.
+//! Two relaxed games, searched to prove losses: tableau cards that building cannot tell apart may change places.
 //!
-//! # The relaxed game
+//! # The relaxed games
 //! Put the cards in classes: two cards are in one class when the same cards may be built on them and they may be
-//! built on the same cards. Two positions are the same state of the relaxed game when they differ only by which
+//! built on the same cards. Two positions are the same state of a relaxed game when they differ only by which
 //! cards of a class lie where in the tableau: the same stock, waste, reserve and foundations, and the same piles
-//! card for card up to class. Its moves are the real moves, and one more kind: a card next on its foundation that
-//! lies anywhere in the tableau goes up from the top of any pile whose top card is of its class, as if the two had
-//! changed places first.
+//! card for card up to class. The two games differ in what a card next on its foundation is ([`NextCard`]):
+//!
+//! - **Any card of its class.** The moves are the real moves and one more kind: a card next on its foundation
+//!   that lies anywhere in the tableau goes up from the top of any pile whose top card is of its class, as if the
+//!   two had changed places first.
+//! - **Itself, placed as it comes next.** A card next on its foundation is kept apart from its class: positions of
+//!   one state have it in the same place. The moves are the real moves, with a choice after a move to a
+//!   foundation: the card that move makes next on that foundation, if it lies in the tableau, may first change
+//!   places with any other card of its class there that is not next on a foundation itself. Its lines are lines of
+//!   the first game too (a card placed and then dug out can be raised from where it was placed), so it loses every
+//!   deal the first game loses, and more: the first lets a card come up from under others whenever a card of its
+//!   class tops a pile, the second only from where it was placed.
 //!
 //! # Why a loss there is a loss
-//! Every real move is a move of the relaxed game from the state of the position it starts from, and leads to the
-//! state of the position it leads to; so a real winning line is a relaxed winning line too, and a deal the relaxed
-//! game loses, the real game loses.
+//! Every real line is a line of each relaxed game, so a deal a relaxed game loses, the real game loses. For that,
+//! every real move from a position `Q` of a state must lead to the state of some step searched from `P`, the
+//! position of that state the search holds.
 //!
-//! That needs every move's legality and result, up to class, to be the same from every position of a state, and
-//! so to be the relaxed game's own. Moves within and into the tableau hang on which cards may be built on which,
-//! and on the piles' lengths and spaces, none of which a change within a class alters; a pile's top cards form a
-//! run or not alike. A move out of the stock, waste or reserve moves the same card from every position of the
-//! state. A move to a foundation from the tableau takes a card next on its foundation off the top of a pile: from
-//! any position of the state, that is a relaxed move, since the card lies in the tableau (the tableau holds the
-//! cards that lie nowhere else, the same in every position of the state) and the pile's top is of its class.
+//! - A move not to a foundation: its legality and its result, up to the state, are the same from `P` as from `Q`.
+//!   Moves within and into the tableau hang on which cards may be built on which, and on the piles' lengths and
+//!   spaces, none of which a change within a class alters; a pile's top cards form a run or not alike. A move out
+//!   of the stock, waste or reserve moves the same card from both. Where cards next on their foundations are kept
+//!   apart, they lie in the same places in both, and stay next, since no foundation moves.
+//! - A move to a foundation from the stock, waste or reserve: the same card, from both.
+//! - A move to a foundation from the tableau, where any card of its class is next: it takes a card next on its
+//!   foundation off the top of a pile. From `P` that is a relaxed move, since the card lies in the tableau (the
+//!   tableau holds the cards that lie nowhere else, the same in every position of the state) and the pile's top is
+//!   of its class.
+//! - A move to a foundation where the card next is placed: the card lies in the same place in `P` as in `Q`, so
+//!   the move is a move from `P` too. It makes a new card `n` next on that foundation. If `n` lies in the tableau,
+//!   `P` has a card of its class where `Q` has `n`, and that card is not next on a foundation after the move,
+//!   since those lie where they do in `Q`. Changing the two places in `P` and then making the move is one of the
+//!   steps searched, and leads to the state of `Q`'s move: each card next on its foundation lies where it does in
+//!   `Q`, and the other cards still differ only within their classes.
 //!
-//! The search of the relaxed game keys a position by its state, and keeps two of the pruning rules, whose proofs
-//! hold for it word for word: stock macro-moves (the relaxed moves to the foundations touch neither the stock nor
-//! the waste, so they commute with draws as the real ones do) and dead ends (the relaxed game's foundations still
-//! take their cards in order, its waste is still a stack, and its piles are still runs, since a change within a
-//! class keeps a run a run). Safe moves to the foundations are left out: their proof is for the real game.
+//! The search of a relaxed game keys a position by its state, and keeps two of the pruning rules, whose proofs
+//! hold for it word for word: stock macro-moves (a change of places touches neither the stock nor the waste, so
+//! the moves to the foundations still commute with draws) and dead ends (a relaxed game's foundations still take
+//! their cards in order, its waste is still a stack, no card changes places with one in the waste, and its piles
+//! are still runs, since a change within a class keeps a run a run). Safe moves to the foundations are left out:
+//! their proof is for the real game.
 //!
-//! # What it gains
-//! A state stands for every way the tableau can share out the cards of each class, so the relaxed game has far
+//! # What they gain
+//! A state stands for every way the tableau can share out the cards of each class, so a relaxed game has far
 //! fewer states where building is regardless of suit (up to 24 ways to lay out four cards of one rank); with
 //! alternate colours a class is a pair of cards, and with building in suit every class is one card, and nothing is
-//! gained. Its wins prove nothing, and often come where the real game is lost: a relaxed win whose line uses only
-//! real moves is a real win, but one that moves a card up from under others is not.
+//! gained. Where the next cards are kept apart, there are more states, and proofs take more nodes, but fewer lost
+//! deals are won. The wins of either game prove nothing: a relaxed win whose line has none of the relaxed game's
+//! own moves is a real win, but one that has is not.
 
 use patience_core::{Card, Move, Pile, Position, RuleSet, Suit};
 
@@ -43,12 +63,24 @@ use crate::classes::Classes;
 pub(crate) struct Relaxation {
     /// The class of each card, by card index.
     class: [u8; 64],
+    /// Which of the two relaxed games it is.
+    next: NextCard,
+}
+
+/// What a card next on its foundation is, in a relaxed game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NextCard {
+    /// Any card of its class in the tableau: it goes up from the top of any pile that a card of its class tops.
+    AnyOfItsClass,
+    /// Itself, placed as it comes next and kept apart from its class from then on.
+    PlacedWhenNext,
 }
 
 impl Relaxation {
-    /// The relaxed game of a search from `root`, if it can gain anything: the base rank (on which the classes
-    /// may hang) is known and no choice is pending, and some class has more than one card.
-    pub(crate) fn for_root(rules: &RuleSet, root: &Position) -> Option<Relaxation> {
+    /// The relaxed game of a search from `root` in which a card next on its foundation is `next`, if it can gain
+    /// anything: the base rank (on which the classes may hang) is known and no choice is pending, and some class
+    /// has more than one card.
+    pub(crate) fn for_root(rules: &RuleSet, root: &Position, next: NextCard) -> Option<Relaxation> {
         if root.choice_pending() || root.base_rank().is_none() {
             return None;
         }
@@ -57,7 +89,10 @@ impl Relaxation {
             .members
             .iter()
             .any(|cards| cards.count_ones() > 1)
-            .then_some(Relaxation { class: classes.of })
+            .then_some(Relaxation {
+                class: classes.of,
+                next,
+            })
     }
 
     /// The class of the card with this index.
@@ -65,10 +100,24 @@ impl Relaxation {
         self.class[card as usize]
     }
 
-    /// The relaxed game's own moves to the foundations from `position`: for each of them, the position with the
-    /// card next on its foundation and the top card of a pile of its class changed places, and the real move to
-    /// make from it.
-    pub(crate) fn foundation_moves(
+    /// Which relaxed game it is.
+    pub(crate) fn next(&self) -> NextCard {
+        self.next
+    }
+
+    /// The cards a state's key names by themselves, as a set of card indices: those next on their foundations
+    /// where they are kept apart, else none.
+    pub(crate) fn kept_apart(&self, position: &Position) -> u64 {
+        match self.next {
+            NextCard::AnyOfItsClass => 0,
+            NextCard::PlacedWhenNext => next_cards(position),
+        }
+    }
+
+    /// The relaxed game's own moves, where a card next on its foundation is any card of its class: for each card
+    /// next on its foundation that lies in the tableau and each pile topped by another card of its class, the
+    /// position with the two changed places, and the real move to make from it.
+    pub(crate) fn raised_from_class(
         &self,
         position: &Position,
         mut emit: impl FnMut(Position, Move),
@@ -99,4 +148,64 @@ impl Relaxation {
             }
         }
     }
+
+    /// What stands for `card` in a state's key: the card itself if it is kept apart (in `kept_apart`, from
+    /// [`Relaxation::kept_apart`]), else its class.
+    pub(crate) fn key_byte(&self, card: u8, kept_apart: u64) -> u8 {
+        if kept_apart >> card & 1 == 1 {
+            KEPT_APART | card
+        } else {
+            self.class(card)
+        }
+    }
+
+    /// The relaxed game's own moves, where a card next on its foundation is placed as it comes next: for a move
+    /// `mv` to a foundation from `from`, the positions it may be made from instead, in which the card it makes
+    /// next on that foundation, lying in the tableau, has changed places with another card of its class there
+    /// that is not next on a foundation.
+    pub(crate) fn places_of_next(
+        &self,
+        rules: &RuleSet,
+        from: &Position,
+        mv: Move,
+        mut emit: impl FnMut(Position),
+    ) {
+        let (Pile::Foundation(suit), Some(moved)) = (mv.to, from.top(mv.from)) else {
+            return;
+        };
+        let mut after = *from;
+        after.apply(rules, mv);
+        let Some(next) = after.foundation_next(Suit::from_index(suit as usize)) else {
+            return;
+        };
+        let tableau = || {
+            (0..from.tableau_piles() as u8)
+                .flat_map(|t| from.pile(Pile::Tableau(t)).iter().copied())
+        };
+        if !tableau().any(|card| card == next.index()) {
+            return;
+        }
+        let kept_apart = next_cards(&after) | 1 << moved.index();
+        let class = self.class(next.index());
+        for other in
+            tableau().filter(|&card| kept_apart >> card & 1 == 0 && self.class(card) == class)
+        {
+            if let Some(other) = Card::from_index(other) {
+                let mut changed = *from;
+                changed.exchange(next, other);
+                emit(changed);
+            }
+        }
+    }
+}
+
+/// Set apart from the class names (card indices) in a key: a card that stands for itself.
+const KEPT_APART: u8 = 0x40;
+
+/// The cards next on their foundations in `position`, as a set of card indices.
+pub(crate) fn next_cards(position: &Position) -> u64 {
+    Suit::ALL
+        .iter()
+        .filter_map(|&suit| position.foundation_next(suit))
+        .fold(0, |set, card| set | 1 << card.index())
 }

@@ -90,10 +90,11 @@ fn a_tiny_memory_budget_stops_the_search() {
                 "{} table bytes for a budget of {budget}",
                 report.table_bytes
             );
-            // A stored key takes at least its 8-byte fingerprint, in each of the two passes' tables (the first
-            // is freed before the second is made; `stored` counts both).
+            // A stored key takes at least its 8-byte fingerprint, in each of the passes' tables (each freed
+            // before the next is made; `stored` counts them all): two relaxed passes, the streamlined pass and the
+            // full search.
             assert!(
-                report.stored * 8 <= 2 * budget,
+                report.stored * 8 <= 4 * budget,
                 "{} keys stored",
                 report.stored
             );
@@ -121,7 +122,8 @@ fn the_table_keeps_to_its_budget_whatever_the_verdict() {
                 report.table_bytes,
                 report.verdict
             );
-            assert!(report.stored * 8 <= 2 * budget);
+            // As above: the positions stored are summed over the four passes' tables.
+            assert!(report.stored * 8 <= 4 * budget);
         }
     }
 }
