@@ -4,7 +4,7 @@
 //! Put the cards in classes: two cards are in one class when the same cards may be built on them and they may be
 //! built on the same cards. Two positions are the same state of a relaxed game when they differ only by which
 //! cards of a class lie where in the tableau: the same stock, waste, reserve and foundations, and the same piles
-//! card for card up to class. The two games differ in what a card next on its foundation is ([`NextCard`]):
+//! card for card up to class. The two games differ in what a card next on its foundation is (`NextCard`):
 //!
 //! - **Any card of its class.** The moves are the real moves and one more kind: a card next on its foundation
 //!   that lies anywhere in the tableau goes up from the top of any pile whose top card is of its class, as if the
