@@ -22,7 +22,14 @@ fn main() {
         },
     );
     let verdict = match &report.verdict {
-        Verdict::Won(l) => format!("won in {}", l.len()),
+        Verdict::Won(l) => {
+            let mut p = position;
+            for mv in l {
+                p.play(&rules, *mv).expect("a legal move");
+            }
+            assert!(p.is_won());
+            format!("won in {} (replayed)", l.len())
+        }
         v => format!("{v:?}"),
     };
     println!(

@@ -115,13 +115,23 @@ fn run(
         let relaxed = [NextCard::AnyOfItsClass, NextCard::PlacedWhenNext]
             .into_iter()
             .filter_map(|next| Relaxation::for_root(rules, position, next).map(Pass::Relaxed));
-        for pass in relaxed.chain([Pass::Streamlined]) {
+        // A streamlined pass over the second relaxed game's states first, then one over positions: skipping a
+        // position whose state was searched makes the first incomplete, but far smaller where cards of a class
+        // abound (Four Seasons deals 8 and 10, won by the second pass in 50 s, are won by the first in 3 s and
+        // 0.15 s), and the second finds the wins that need a card where the first put another of its class (Gate
+        // deal 20, won by the second in 0.12 s, undecided by the first after 2.5 s).
+        let streamlined_by_state = Relaxation::for_root(rules, position, NextCard::PlacedWhenNext)
+            .map(|relaxation| Pass::Streamlined(KeyShape::relaxed(rules, relaxation)));
+        let passes = relaxed
+            .chain(streamlined_by_state)
+            .chain([Pass::Streamlined(shape)]);
+        for pass in passes {
             let pass_limits = early_pass_limits(limits, before.nodes, start);
             let (mut search, proves_losses) = match pass {
-                Pass::Streamlined => (
+                Pass::Streamlined(key_shape) => (
                     Search::new(
                         rules,
-                        shape,
+                        key_shape,
                         pruning.streamlined(),
                         &pass_limits,
                         before.nodes,
@@ -152,9 +162,9 @@ fn run(
 
 /// A pass before the full search.
 enum Pass {
-    /// Every move to the foundations made at once (see [`Pruning::streamlined`]): wins come fast where there are
-    /// any.
-    Streamlined,
+    /// Every move to the foundations made at once (see [`Pruning::streamlined`]), positions taken as the same when
+    /// they have the same key of this shape: wins come fast where there are any.
+    Streamlined(KeyShape),
     /// A relaxed game (see [`crate::relax`]): losses come fast where it proves them, and so do the wins whose line
     /// has none of its own moves.
     Relaxed(Relaxation),

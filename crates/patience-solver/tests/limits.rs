@@ -91,10 +91,10 @@ fn a_tiny_memory_budget_stops_the_search() {
                 report.table_bytes
             );
             // A stored key takes at least its 8-byte fingerprint, in each of the passes' tables (each freed
-            // before the next is made; `stored` counts them all): two relaxed passes, the streamlined pass and the
-            // full search.
+            // before the next is made; `stored` counts them all): two relaxed passes, two streamlined passes and
+            // the full search.
             assert!(
-                report.stored * 8 <= 4 * budget,
+                report.stored * 8 <= 5 * budget,
                 "{} keys stored",
                 report.stored
             );
@@ -122,8 +122,8 @@ fn the_table_keeps_to_its_budget_whatever_the_verdict() {
                 report.table_bytes,
                 report.verdict
             );
-            // As above: the positions stored are summed over the four passes' tables.
-            assert!(report.stored * 8 <= 4 * budget);
+            // As above: the positions stored are summed over the five passes' tables.
+            assert!(report.stored * 8 <= 5 * budget);
         }
     }
 }
