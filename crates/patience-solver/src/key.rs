@@ -32,7 +32,7 @@ impl KeyShape {
     }
 
     /// Keys of the states of a relaxed game (see [`crate::relax`]): as [`KeyShape::new`], with each tableau card
-    /// keyed by its class.
+    /// keyed by its class, but for the cards the game keeps apart, keyed by themselves.
     pub(crate) fn relaxed(rules: &RuleSet, relaxation: Relaxation) -> KeyShape {
         KeyShape {
             relaxation: Some(relaxation),

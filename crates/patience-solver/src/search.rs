@@ -111,7 +111,7 @@ fn run(
     if prune {
         // The relaxed passes first: measured the other way round, deals 1..200 of any-run Canfield at 6 s a deal
         // gave 133 won, 58 lost, 9 unknown and 0.369 s a deal, against 133, 62, 5 and 0.279 s. The laxer relaxed
-        // game comes first, since it proves its losses in fewer nodes; the other gets the deals it wins.
+        // game comes first, since it proves its losses sooner; the other gets the deals it wins.
         let relaxed = [NextCard::AnyOfItsClass, NextCard::PlacedWhenNext]
             .into_iter()
             .filter_map(|next| Relaxation::for_root(rules, position, next).map(Pass::Relaxed));
@@ -769,8 +769,8 @@ mod tests {
                 }
             }
             assert!(
-                relaxed_losses[0] > 0,
-                "{name}: the relaxed game proves some deal lost"
+                relaxed_losses.iter().all(|&losses| losses > 0),
+                "{name}: each relaxed game proves some deal lost: {relaxed_losses:?}"
             );
         }
         assert!(
