@@ -77,10 +77,10 @@ pub(crate) enum NextCard {
 }
 
 impl Relaxation {
-    /// The relaxed game of a search from `root` in which a card next on its foundation is `next`, if it can gain
-    /// anything: the base rank (on which the classes may hang) is known and no choice is pending, and some class
-    /// has more than one card.
-    pub(crate) fn for_root(rules: &RuleSet, root: &Position, next: NextCard) -> Option<Relaxation> {
+    /// The relaxed game of a search from `root` in which a card next on its foundation is any card of its class,
+    /// if it can gain anything: the base rank (on which the classes may hang) is known and no choice is pending,
+    /// and some class has more than one card.
+    pub(crate) fn for_root(rules: &RuleSet, root: &Position) -> Option<Relaxation> {
         if root.choice_pending() || root.base_rank().is_none() {
             return None;
         }
@@ -91,8 +91,13 @@ impl Relaxation {
             .any(|cards| cards.count_ones() > 1)
             .then_some(Relaxation {
                 class: classes.of,
-                next,
+                next: NextCard::AnyOfItsClass,
             })
+    }
+
+    /// The relaxed game with the same classes in which a card next on its foundation is `next`.
+    pub(crate) fn with_next(self, next: NextCard) -> Relaxation {
+        Relaxation { next, ..self }
     }
 
     /// The class of the card with this index.
@@ -122,11 +127,7 @@ impl Relaxation {
         position: &Position,
         mut emit: impl FnMut(Position, Move),
     ) {
-        let piles = position.tableau_piles() as u8;
-        let in_tableau = |card: Card| {
-            (0..piles).any(|t| position.pile(Pile::Tableau(t)).contains(&card.index()))
-        };
-        for t in 0..piles {
+        for t in 0..position.tableau_piles() as u8 {
             let Some(top) = position.top(Pile::Tableau(t)) else {
                 continue;
             };
@@ -136,7 +137,7 @@ impl Relaxation {
                 };
                 if next != top
                     && self.class(next.index()) == self.class(top.index())
-                    && in_tableau(next)
+                    && tableau_cards(position).any(|card| card == next.index())
                 {
                     let mut changed = *position;
                     changed.exchange(next, top);
@@ -178,17 +179,13 @@ impl Relaxation {
         let Some(next) = after.foundation_next(Suit::from_index(suit as usize)) else {
             return;
         };
-        let tableau = || {
-            (0..from.tableau_piles() as u8)
-                .flat_map(|t| from.pile(Pile::Tableau(t)).iter().copied())
-        };
-        if !tableau().any(|card| card == next.index()) {
+        if !tableau_cards(from).any(|card| card == next.index()) {
             return;
         }
         let kept_apart = next_cards(&after) | 1 << moved.index();
         let class = self.class(next.index());
-        for other in
-            tableau().filter(|&card| kept_apart >> card & 1 == 0 && self.class(card) == class)
+        for other in tableau_cards(from)
+            .filter(|&card| kept_apart >> card & 1 == 0 && self.class(card) == class)
         {
             if let Some(other) = Card::from_index(other) {
                 let mut changed = *from;
@@ -201,6 +198,12 @@ impl Relaxation {
 
 /// Set apart from the class names (card indices) in a key: a card that stands for itself.
 const KEPT_APART: u8 = 0x40;
+
+/// The indices of the cards in `position`'s tableau.
+fn tableau_cards(position: &Position) -> impl Iterator<Item = u8> + '_ {
+    (0..position.tableau_piles() as u8)
+        .flat_map(|t| position.pile(Pile::Tableau(t)).iter().copied())
+}
 
 /// The cards next on their foundations in `position`, as a set of card indices.
 pub(crate) fn next_cards(position: &Position) -> u64 {

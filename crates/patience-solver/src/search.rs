@@ -112,16 +112,16 @@ fn run(
         // The relaxed passes first: measured the other way round, deals 1..200 of any-run Canfield at 6 s a deal
         // gave 133 won, 58 lost, 9 unknown and 0.369 s a deal, against 133, 62, 5 and 0.279 s. The laxer relaxed
         // game comes first, since it proves its losses sooner; the other gets the deals it wins.
-        let relaxed = [NextCard::AnyOfItsClass, NextCard::PlacedWhenNext]
-            .into_iter()
-            .filter_map(|next| Relaxation::for_root(rules, position, next).map(Pass::Relaxed));
+        let laxer = Relaxation::for_root(rules, position);
+        let placing = laxer.map(|relaxation| relaxation.with_next(NextCard::PlacedWhenNext));
+        let relaxed = laxer.into_iter().chain(placing).map(Pass::Relaxed);
         // A streamlined pass over the second relaxed game's states first, then one over positions: skipping a
         // position whose state was searched makes the first incomplete, but far smaller where cards of a class
         // abound (Four Seasons deals 8 and 10, won by the second pass in 50 s, are won by the first in 3 s and
         // 0.15 s), and the second finds the wins that need a card where the first put another of its class (Gate
         // deal 20, won by the second in 0.12 s, undecided by the first after 2.5 s).
-        let streamlined_by_state = Relaxation::for_root(rules, position, NextCard::PlacedWhenNext)
-            .map(|relaxation| Pass::Streamlined(KeyShape::relaxed(rules, relaxation)));
+        let streamlined_by_state =
+            placing.map(|relaxation| Pass::Streamlined(KeyShape::relaxed(rules, relaxation)));
         let passes = relaxed
             .chain(streamlined_by_state)
             .chain([Pass::Streamlined(shape)]);
@@ -700,7 +700,9 @@ mod tests {
     /// The outcome of a relaxed pass alone, with no time limit.
     fn relaxed_alone(rules: &RuleSet, position: &Position, next: NextCard) -> Outcome {
         let limits = Limits::default();
-        let relaxation = Relaxation::for_root(rules, position, next).expect("a relaxed game");
+        let relaxation = Relaxation::for_root(rules, position)
+            .expect("a relaxed game")
+            .with_next(next);
         let mut search =
             Search::of_relaxed_game(rules, relaxation, Pruning::for_rules(rules), &limits, 0);
         search.run(position, &limits, &AtomicBool::new(false), Instant::now())
@@ -821,8 +823,9 @@ mod tests {
             let mut wins = 0;
             for deal in 1..=300 {
                 let position = Position::deal(&rules, deal).expect("a deal");
-                let relaxation = Relaxation::for_root(&rules, &position, NextCard::PlacedWhenNext)
-                    .expect("a relaxed game");
+                let relaxation = Relaxation::for_root(&rules, &position)
+                    .expect("a relaxed game")
+                    .with_next(NextCard::PlacedWhenNext);
                 let shape = KeyShape::relaxed(&rules, relaxation);
                 if let Verdict::Won(line) = streamlined_alone(&rules, &position, shape) {
                     let mut replay = position;
