@@ -10,7 +10,7 @@ use crate::relax::Relaxation;
 const SEPARATOR: u8 = 0xFF;
 
 /// How a rule set lets keys be made.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct KeyShape {
     /// Whether the tableau piles may be put in sorted order: true when no pile differs from another by rule
     /// (no pile of its own capacity). Forced refills take the first space by index, but any space gives the

@@ -32,6 +32,7 @@ mod classes;
 pub mod dead_end;
 pub mod export;
 mod key;
+mod lost;
 pub mod prune;
 pub mod relax;
 mod search;

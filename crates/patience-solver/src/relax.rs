@@ -59,7 +59,7 @@ use patience_core::{Card, Move, Pile, Position, RuleSet, Suit};
 use crate::classes::Classes;
 
 /// The classes of a relaxed game, decided at the root of a search.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Relaxation {
     /// The class of each card, by card index.
     class: [u8; 64],

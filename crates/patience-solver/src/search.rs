@@ -7,6 +7,7 @@ use patience_core::{Move, Pile, Position, RuleSet};
 
 use crate::dead_end::DeadEnds;
 use crate::key::KeyShape;
+use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
 use crate::prune::Pruning;
 use crate::relax::{NextCard, Relaxation};
 use crate::table::Table;
@@ -102,6 +103,7 @@ fn run(
     prune: bool,
 ) -> Report {
     let start = Instant::now();
+    let mut lost: Vec<LostStates> = Vec::new();
     let (shape, pruning) = if prune {
         (KeyShape::new(rules), Pruning::for_rules(rules))
     } else {
@@ -126,7 +128,9 @@ fn run(
             .chain(streamlined_by_state)
             .chain([Pass::Streamlined(shape)]);
         for pass in passes {
-            let pass_limits = early_pass_limits(limits, before.nodes, start);
+            let mut pass_limits = early_pass_limits(limits, before.nodes, start);
+            let marks = matches!(pass, Pass::Relaxed(_));
+            pass_limits.memory_bytes = memory_left(limits, &lost, marks);
             let (mut search, proves_losses) = match pass {
                 Pass::Streamlined(key_shape) => (
                     Search::new(
@@ -143,15 +147,30 @@ fn run(
                     true,
                 ),
             };
+            search.skip_lost(std::mem::take(&mut lost));
+            if marks {
+                let states = LostStates::new(search.shape, limits.memory_bytes / LOST_SHARE);
+                search.mark_lost(Marking::new(
+                    states,
+                    limits.memory_bytes / OPEN_SHARE,
+                    SMALLEST_KEPT,
+                ));
+            }
             let outcome = search.run(position, &pass_limits, cancel, start);
             before = before.then(search.spent());
             if let Some(verdict) = outcome.ends_the_search(proves_losses) {
                 return before.report(verdict, start);
             }
+            lost = search.into_lost();
             // Each pass's table is dropped here, before the next one's is made.
         }
     }
-    let mut search = Search::new(rules, shape, pruning, limits, before.nodes);
+    let full_limits = Limits {
+        memory_bytes: memory_left(limits, &lost, false),
+        ..*limits
+    };
+    let mut search = Search::new(rules, shape, pruning, &full_limits, before.nodes);
+    search.skip_lost(lost);
     let outcome = search.run(position, limits, cancel, start);
     let verdict = match outcome {
         Outcome::Verdict(verdict) => verdict,
@@ -240,6 +259,24 @@ fn early_pass_limits(limits: &Limits, nodes: u64, start: Instant) -> Limits {
     }
 }
 
+/// The table of a pass gets what the memory limit leaves after the states earlier passes proved lost, and, in a
+/// pass that marks lost states, after what marking may take.
+fn memory_left(limits: &Limits, lost: &[LostStates], marks: bool) -> usize {
+    let kept: usize = lost.iter().map(|states| states.table.bytes()).sum();
+    let marking = if marks {
+        limits.memory_bytes / LOST_SHARE + limits.memory_bytes / OPEN_SHARE
+    } else {
+        0
+    };
+    limits.memory_bytes.saturating_sub(kept + marking)
+}
+
+/// The states a relaxed pass proves lost may take this share of the memory limit: 1 in 4.
+const LOST_SHARE: usize = 4;
+
+/// The states a relaxed pass holds open while it marks lost states may take this share of the memory limit.
+const OPEN_SHARE: usize = 8;
+
 /// An early pass's nodes when the search has no time or node limit: a few seconds' work.
 const EARLY_PASS_NODES: u64 = 5_000_000;
 
@@ -258,6 +295,10 @@ struct Search<'a> {
     relaxation: Option<Relaxation>,
     table: Table,
     nodes: u64,
+    /// Where the states this search proves lost go, if it keeps them (see [`crate::lost`]).
+    marking: Option<Marking>,
+    /// States earlier passes proved lost: a position in one is not searched.
+    known_lost: Vec<LostStates>,
 }
 
 /// One level of the depth-first search: a position, the steps to its children in the order they are tried, the
@@ -272,6 +313,11 @@ struct Frame {
     turned: Vec<Position>,
     /// The key of each step's child made so far, or `None` where the table held it already.
     keys: Vec<Option<u128>>,
+    /// The position's number in the order the search entered positions, and the least number it reaches by the
+    /// steps searched so far among the positions whose component is open (see [`crate::lost`]): both 0 when the
+    /// search marks no lost states.
+    number: u64,
+    low: u64,
 }
 
 /// Why the search stops while it enters a position.
@@ -325,6 +371,58 @@ impl<'a> Search<'a> {
             relaxation: None,
             table: Table::new(limits.memory_bytes),
             nodes,
+            marking: None,
+            known_lost: Vec::new(),
+        }
+    }
+
+    /// Makes the search keep the states it proves lost, as it goes.
+    fn mark_lost(&mut self, marking: Marking) {
+        debug_assert_eq!(*marking.shape(), self.shape);
+        self.marking = Some(marking);
+    }
+
+    /// Makes the search skip the positions whose state one of `lost` holds.
+    fn skip_lost(&mut self, lost: Vec<LostStates>) {
+        self.known_lost = lost;
+    }
+
+    /// The states earlier passes proved lost, and those this search proved.
+    fn into_lost(self) -> Vec<LostStates> {
+        let mut lost = self.known_lost;
+        lost.extend(self.marking.map(Marking::into_lost));
+        lost
+    }
+
+    /// Whether an earlier pass proved `position` lost, its key in this search being `key`.
+    fn known_lost(&self, position: &Position, key: u128) -> bool {
+        self.known_lost.iter().any(|lost| {
+            let state = if lost.shape == self.shape {
+                key
+            } else {
+                lost.shape.key(position)
+            };
+            lost.table.contains(state)
+        })
+    }
+
+    /// Numbers a position the search enters, for the marking of lost states.
+    fn enter(&mut self, frame: &mut Frame, key: u128) {
+        frame.number = self
+            .marking
+            .as_mut()
+            .map_or(0, |marking| marking.enter(key));
+        frame.low = frame.number;
+    }
+
+    /// Notes a step to a position searched already: if its component is open, the frame reaches it.
+    fn reached(&self, frame_low: &mut u64, key: u128) {
+        if let Some(number) = self
+            .marking
+            .as_ref()
+            .and_then(|marking| marking.reached(key))
+        {
+            *frame_low = (*frame_low).min(number);
         }
     }
 
@@ -373,7 +471,8 @@ impl<'a> Search<'a> {
         if self.pruning.dead_ends {
             self.dead_ends = DeadEnds::for_root(self.rules, root);
         }
-        if self.table.insert(self.shape.key(root)).is_err() {
+        let root_key = self.shape.key(root);
+        if self.table.insert(root_key).is_err() {
             return Outcome::Verdict(Verdict::Unknown(Limit::Memory));
         }
         // Frames above `depth` keep their step lists' allocations for reuse.
@@ -381,6 +480,7 @@ impl<'a> Search<'a> {
         let mut depth = 0;
         let mut next_check = self.nodes + CHECK_EVERY;
         self.order_steps(&mut frames, depth, *root, None);
+        self.enter(&mut frames[0], root_key);
         loop {
             if self.nodes >= next_check {
                 next_check = self.nodes + CHECK_EVERY;
@@ -394,12 +494,18 @@ impl<'a> Search<'a> {
                 if depth == 0 {
                     return Outcome::Verdict(Verdict::Lost);
                 }
+                if let Some(marking) = &mut self.marking {
+                    if frame.low == frame.number {
+                        marking.settle(frame.number);
+                    } else if let Some(parent) = below.last_mut() {
+                        parent.low = parent.low.min(frame.low);
+                    }
+                }
                 depth -= 1;
                 continue;
             }
             if frame.next == frame.keys.len() {
-                let parent = below.last().map(|parent| &parent.position);
-                if let Err(stop) = self.look_ahead(frame, parent, limits) {
+                if let Err(stop) = self.look_ahead(frame, below.last(), limits) {
                     return self.stopped(&frames, depth, stop);
                 }
             }
@@ -413,13 +519,21 @@ impl<'a> Search<'a> {
             // (Florentine deal 130: won in 167,000 nodes this way, undecided after 100 million the other).
             match self.table.insert(key) {
                 Ok(true) => {}
-                Ok(false) => continue,
+                Ok(false) => {
+                    self.reached(&mut frame.low, key);
+                    continue;
+                }
                 Err(_) => return Outcome::Verdict(Verdict::Unknown(Limit::Memory)),
             }
             let mut child = frame.turned[step.turned as usize];
             child.apply(self.rules, step.mv);
+            if self.known_lost(&child, key) {
+                continue;
+            }
             depth += 1;
             self.order_steps(&mut frames, depth, child, Some(step));
+            let (_, entered) = frames.split_at_mut(depth);
+            self.enter(&mut entered[0], key);
         }
     }
 
@@ -475,7 +589,7 @@ impl<'a> Search<'a> {
     fn look_ahead(
         &mut self,
         frame: &mut Frame,
-        parent: Option<&Position>,
+        parent: Option<&Frame>,
         limits: &Limits,
     ) -> Result<(), Stop> {
         let from = frame.keys.len();
@@ -490,7 +604,8 @@ impl<'a> Search<'a> {
             if child.is_won() {
                 return Err(Stop::Won(step));
             }
-            if parent == Some(&child) {
+            if let Some(parent) = parent.filter(|parent| parent.position == child) {
+                frame.low = frame.low.min(parent.number);
                 frame.keys.push(None);
                 continue;
             }
@@ -498,9 +613,10 @@ impl<'a> Search<'a> {
             self.table.prefetch(key);
             frame.keys.push(Some(key));
         }
-        for key in &mut frame.keys[from..] {
-            if key.is_some_and(|k| self.table.contains(k)) {
-                *key = None;
+        for i in from..frame.keys.len() {
+            if let Some(key) = frame.keys[i].filter(|&k| self.table.contains(k)) {
+                self.reached(&mut frame.low, key);
+                frame.keys[i] = None;
             }
         }
         Ok(())
@@ -524,6 +640,8 @@ impl<'a> Search<'a> {
                 via,
                 turned: Vec::new(),
                 keys: Vec::new(),
+                number: 0,
+                low: 0,
             });
         }
         let frame = &mut frames[depth];
@@ -779,6 +897,100 @@ mod tests {
             relaxed_wins_of_lost_deals.iter().all(|&wins| wins > 0),
             "each relaxed game wins some lost deal, by a line no real game allows: {relaxed_wins_of_lost_deals:?}"
         );
+    }
+
+    /// The states a relaxed pass cut off at `nodes` marked lost, having skipped those in `known`.
+    fn marked_by_a_cut_pass(
+        rules: &RuleSet,
+        position: &Position,
+        relaxation: Relaxation,
+        known: Vec<LostStates>,
+        nodes: u64,
+    ) -> Vec<LostStates> {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let mut search =
+            Search::of_relaxed_game(rules, relaxation, Pruning::for_rules(rules), &limits, 0);
+        search.skip_lost(known);
+        let states = LostStates::new(search.shape, 1 << 20);
+        // Every component kept, however small: a component marked too soon is more likely found then.
+        search.mark_lost(Marking::new(states, 1 << 20, 1));
+        search.run(position, &limits, &AtomicBool::new(false), Instant::now());
+        search.into_lost()
+    }
+
+    #[test]
+    fn the_states_a_relaxed_pass_marks_lost_are_lost_even_when_it_is_cut_off() {
+        let fixtures = [
+            (
+                "chameleon",
+                include_str!("../tests/fixtures/reduced/chameleon.toml"),
+            ),
+            (
+                "four-seasons",
+                include_str!("../tests/fixtures/reduced/four-seasons.toml"),
+            ),
+            (
+                "canfield-any-run",
+                include_str!("../tests/fixtures/reduced/canfield-any-run.toml"),
+            ),
+            (
+                "canfield",
+                include_str!("../tests/fixtures/reduced/canfield.toml"),
+            ),
+        ];
+        for (name, text) in fixtures {
+            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+            let mut checked = 0;
+            for deal in 1..=60 {
+                let root = Position::deal(&rules, deal).expect("a deal");
+                let laxer = Relaxation::for_root(&rules, &root).expect("a relaxed game");
+                let placing = laxer.with_next(NextCard::PlacedWhenNext);
+                // Cut off early, late, and not at all.
+                for nodes in [50, 400, u64::MAX] {
+                    let lost = marked_by_a_cut_pass(&rules, &root, laxer, Vec::new(), nodes);
+                    let lost = marked_by_a_cut_pass(&rules, &root, placing, lost, nodes);
+                    // The positions real moves reach, breadth first: each one a set holds must be lost.
+                    let mut seen = std::collections::HashSet::from([root]);
+                    let mut queue = std::collections::VecDeque::from([root]);
+                    while let Some(position) = queue.pop_front() {
+                        let games = [NextCard::AnyOfItsClass, NextCard::PlacedWhenNext];
+                        for (states, next) in lost.iter().zip(games) {
+                            if !states.table.contains(states.shape.key(&position)) {
+                                continue;
+                            }
+                            checked += 1;
+                            // Lost in its relaxed game, and so in the real one.
+                            let relaxed = relaxed_alone(&rules, &position, next);
+                            let what =
+                                format!("{name} deal {deal}, {next:?}, cut at {nodes} nodes");
+                            assert!(
+                                matches!(relaxed, Outcome::Verdict(Verdict::Lost)),
+                                "{what}: {relaxed:?}"
+                            );
+                            let verdict =
+                                solve_unpruned(&rules, &position, &Limits::default()).verdict;
+                            assert_eq!(verdict, Verdict::Lost, "{what}");
+                        }
+                        if seen.len() < 20_000 {
+                            position.for_each_legal_move(&rules, |mv| {
+                                let mut child = position;
+                                child.apply(&rules, mv);
+                                if seen.insert(child) {
+                                    queue.push_back(child);
+                                }
+                            });
+                        }
+                    }
+                }
+            }
+            assert!(
+                checked > 0,
+                "{name}: only {checked} positions found marked lost"
+            );
+        }
     }
 
     #[test]

@@ -86,6 +86,22 @@ impl Table {
         Ok(true)
     }
 
+    /// Adds a key as [`Table::insert`] does, but when the budget allows no more, in place of the key in the slot
+    /// where its probe starts, which is lost (or not at all, if that slot is empty: the shard must keep empty
+    /// slots for its probes to end). For a table of what is known, where the newest knowledge is worth more than
+    /// the oldest. Overwriting a filled slot leaves every probe that passed it as long as it was, so the other
+    /// keys are still found.
+    pub(crate) fn insert_evicting(&mut self, key: u128) {
+        if let Err(Full) = self.insert(key) {
+            let shard = &mut self.shards[shard_of(key, self.shard_bits)];
+            if let Some(home) = shard.home(fingerprint(key)) {
+                if shard.slots[home] != 0 {
+                    shard.slots[home] = fingerprint(key);
+                }
+            }
+        }
+    }
+
     /// Whether the table holds `key`.
     pub(crate) fn contains(&self, key: u128) -> bool {
         let shard = &self.shards[shard_of(key, self.shard_bits)];
