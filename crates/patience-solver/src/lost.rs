@@ -21,6 +21,8 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
+use patience_core::Position;
+
 use crate::key::KeyShape;
 use crate::table::Table;
 
@@ -30,7 +32,26 @@ pub(crate) struct LostStates {
     pub(crate) shape: KeyShape,
     /// The keys of the states proved lost.
     pub(crate) table: Table,
+    /// How the search that consults the states now has fared with them.
+    trial: Trial,
 }
+
+/// A search's lookups in a set of lost states so far.
+#[derive(Default)]
+struct Trial {
+    /// Lookups, and those that found the state, since the last [`TRIAL_LOOKUPS`].
+    lookups: u32,
+    found: u32,
+    /// Whether the search has stopped looking.
+    dropped: bool,
+}
+
+/// A search judges a set of lost states every this many lookups, and stops looking when fewer than one in
+/// [`FEWEST_FOUND`] found its state: each lookup makes a key of the set's shape, and where the relaxed passes ended
+/// early the set holds little (the built-in Canfield's full search, deal 96: 28,000 states found in 21.6 million
+/// lookups, which made its proof 40 % slower, against 9.6 % found on any-run Canfield deal 848).
+const TRIAL_LOOKUPS: u32 = 1 << 16;
+const FEWEST_FOUND: u32 = 128;
 
 impl LostStates {
     /// An empty set of states keyed by `shape`, never taking more than `budget_bytes`.
@@ -38,7 +59,38 @@ impl LostStates {
         LostStates {
             shape,
             table: Table::new(budget_bytes),
+            trial: Trial::default(),
         }
+    }
+
+    /// The set, for a new search to look in afresh.
+    pub(crate) fn for_a_new_search(self) -> LostStates {
+        LostStates {
+            trial: Trial::default(),
+            ..self
+        }
+    }
+
+    /// Whether `position`'s state is known lost, for a search whose keys are of `shape`, `key` being the
+    /// position's. `false` once the search has stopped looking.
+    pub(crate) fn holds(&mut self, position: &Position, shape: &KeyShape, key: u128) -> bool {
+        let trial = &mut self.trial;
+        if trial.dropped {
+            return false;
+        }
+        let state = if self.shape == *shape {
+            key
+        } else {
+            self.shape.key(position)
+        };
+        let found = self.table.contains(state);
+        trial.lookups += 1;
+        trial.found += u32::from(found);
+        if trial.lookups == TRIAL_LOOKUPS {
+            trial.dropped = trial.found * FEWEST_FOUND < trial.lookups;
+            (trial.lookups, trial.found) = (0, 0);
+        }
+        found
     }
 }
 

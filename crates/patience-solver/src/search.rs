@@ -384,7 +384,7 @@ impl<'a> Search<'a> {
 
     /// Makes the search skip the positions whose state one of `lost` holds.
     fn skip_lost(&mut self, lost: Vec<LostStates>) {
-        self.known_lost = lost;
+        self.known_lost = lost.into_iter().map(LostStates::for_a_new_search).collect();
     }
 
     /// The states earlier passes proved lost, and those this search proved.
@@ -395,15 +395,11 @@ impl<'a> Search<'a> {
     }
 
     /// Whether an earlier pass proved `position` lost, its key in this search being `key`.
-    fn known_lost(&self, position: &Position, key: u128) -> bool {
-        self.known_lost.iter().any(|lost| {
-            let state = if lost.shape == self.shape {
-                key
-            } else {
-                lost.shape.key(position)
-            };
-            lost.table.contains(state)
-        })
+    fn known_lost(&mut self, position: &Position, key: u128) -> bool {
+        let shape = &self.shape;
+        self.known_lost
+            .iter_mut()
+            .any(|lost| lost.holds(position, shape, key))
     }
 
     /// Numbers a position the search enters, for the marking of lost states.
