@@ -125,17 +125,19 @@ impl Pruning {
         }
     }
 
-    /// The pruning of a search of the relaxed game (see [`crate::relax`]): these rules without safe moves to
-    /// the foundations, whose proof is for the real game.
-    pub fn relaxed(self) -> Pruning {
-        Pruning {
-            safe_foundation_moves: false,
-            ..self
-        }
-    }
-
     /// A move to the foundations that is safe to make at once, if there is one.
     pub fn safe_move(&self, rules: &RuleSet, position: &Position) -> Option<Move> {
+        self.safe_move_of_cards_alone(rules, position, |_| true)
+    }
+
+    /// A move to the foundations that is safe to make at once, of a card for which `alone` holds, as it must for
+    /// every card the move's proof sets aside with it (see [`crate::relax`] for where it matters).
+    pub(crate) fn safe_move_of_cards_alone(
+        &self,
+        rules: &RuleSet,
+        position: &Position,
+        alone: impl Fn(Card) -> bool,
+    ) -> Option<Move> {
         if !self.safe_foundation_moves || position.choice_pending() {
             return None;
         }
@@ -153,7 +155,8 @@ impl Pruning {
             }
             let card = position.top(from)?;
             (position.foundation_next(card.suit()) == Some(card)
-                && never_needed_under(rules, position, card, MOST_LINKS))
+                && alone(card)
+                && never_needed_under(rules, position, card, MOST_LINKS, &alone))
             .then(|| Move::new(from, Pile::Foundation(card.suit() as u8), 1))
         })
     }
@@ -167,7 +170,13 @@ const MOST_LINKS: usize = 4;
 /// the foundations, or is next on its foundation and, in turn, never needed under anything. Each card of such a
 /// chain is next on a foundation of its own, so a chain of more than four would come back round (in a
 /// circular rank order) and proves nothing: `links` counts what is left.
-fn never_needed_under(rules: &RuleSet, position: &Position, card: Card, links: usize) -> bool {
+fn never_needed_under(
+    rules: &RuleSet,
+    position: &Position,
+    card: Card,
+    links: usize,
+    alone: &impl Fn(Card) -> bool,
+) -> bool {
     let builders = position.cards_built_on(rules, card);
     Card::pack()
         .filter(|c| builders >> c.index() & 1 == 1)
@@ -175,6 +184,7 @@ fn never_needed_under(rules: &RuleSet, position: &Position, card: Card, links: u
             position.on_foundation(c)
                 || (links > 0
                     && position.foundation_next(c.suit()) == Some(c)
-                    && never_needed_under(rules, position, c, links - 1))
+                    && alone(c)
+                    && never_needed_under(rules, position, c, links - 1, alone))
         })
 }

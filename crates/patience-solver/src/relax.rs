@@ -43,8 +43,29 @@
 //! hold for it word for word: stock macro-moves (a change of places touches neither the stock nor the waste, so
 //! the moves to the foundations still commute with draws) and dead ends (a relaxed game's foundations still take
 //! their cards in order, its waste is still a stack, no card changes places with one in the waste, and its piles
-//! are still runs, since a change within a class keeps a run a run). Safe moves to the foundations are left out:
-//! their proof is for the real game.
+//! are still runs, since a change within a class keeps a run a run).
+//!
+//! # Safe moves in the first game
+//! The search of the first game makes safe moves to the foundations (see [`crate::prune`]) of a card `c` only when
+//! `c` and every card of N (the cards the rule's condition (4) names that are not on the foundations) are alone in
+//! their classes: every other card of each one's class is on the foundations, where it stays. Then no move of the
+//! game's own involves a missing card of the proof (`c`, or a card of N put on a missing card): a raise moves a
+//! card `k` next on its foundation and the top card `t` of a pile, both of one class and both off the foundations,
+//! so neither can be a card alone in its class. The proof of [`crate::prune`] then carries over to a winning line
+//! `L` of the first game, its raises kept as they are in `L'`:
+//!
+//! - `t` is not missing, so its pile is not the one whose top cards are missing, and it tops the same pile in `L'`
+//!   (the piles of the two lines differ only by missing cards on top of one pile); `k` lies where it does in `L`.
+//! - `k` is next on its foundation in `L'` too: the foundations of `L'` differ from `L`'s only by missing cards, each
+//!   the next card of its own suit in `L` until `L` plays it, so a foundation of `k`'s suit with a missing card up
+//!   in `L'` and not in `L` would have that card, not `k`, next in `L`.
+//! - The raise leaves the same piles behind in both lines (`t` where `k` was), so the same refills follow.
+//! - A card that a raise puts on a missing card would be of the class of a card built on it, and so in N by (4),
+//!   and in a class with another card off the foundations: there is none.
+//!
+//! In the second game a card becomes next, and bound where it lies, when its foundation takes the card before it,
+//! and a safe move does that earlier than the line it stands for: its successor could still move about as one of
+//! its class in that line. That is not proved, so the second game makes no safe moves.
 //!
 //! # What they gain
 //! A state stands for every way the tableau can share out the cards of each class, so a relaxed game has far
@@ -108,6 +129,16 @@ impl Relaxation {
     /// Which relaxed game it is.
     pub(crate) fn next(&self) -> NextCard {
         self.next
+    }
+
+    /// Whether every other card of `card`'s class is on the foundations in `position`.
+    pub(crate) fn alone_in_class(&self, position: &Position, card: Card) -> bool {
+        let class = self.class[card.index() as usize];
+        Card::pack().all(|other| {
+            other == card
+                || self.class[other.index() as usize] != class
+                || position.on_foundation(other)
+        })
     }
 
     /// The cards a state's key names by themselves, as a set of card indices: those next on their foundations
