@@ -528,8 +528,7 @@ impl<'a> Search<'a> {
             }
             depth += 1;
             self.order_steps(&mut frames, depth, child, Some(step));
-            let (_, entered) = frames.split_at_mut(depth);
-            self.enter(&mut entered[0], key);
+            self.enter(&mut frames[depth], key);
         }
     }
 
@@ -806,6 +805,28 @@ mod tests {
         .expect("the reduced Canfield fixture")
     }
 
+    /// The reduced games the relaxed games are checked on: building regardless of suit (Chameleon, Four Seasons),
+    /// runs in alternate colours (any-run Canfield), and whole piles (Canfield), where a class is a pair of cards and
+    /// either may be the one come next, so that the relaxed games win lost deals.
+    const RELAXED_FIXTURES: [(&str, &str); 4] = [
+        (
+            "chameleon",
+            include_str!("../tests/fixtures/reduced/chameleon.toml"),
+        ),
+        (
+            "four-seasons",
+            include_str!("../tests/fixtures/reduced/four-seasons.toml"),
+        ),
+        (
+            "canfield-any-run",
+            include_str!("../tests/fixtures/reduced/canfield-any-run.toml"),
+        ),
+        (
+            "canfield",
+            include_str!("../tests/fixtures/reduced/canfield.toml"),
+        ),
+    ];
+
     /// The verdict of a streamlined pass alone, positions keyed by `shape`, with no time limit.
     fn streamlined_alone(rules: &RuleSet, position: &Position, shape: KeyShape) -> Verdict {
         let limits = Limits::default();
@@ -844,26 +865,8 @@ mod tests {
 
     #[test]
     fn safe_moves_keep_the_laxer_relaxed_games_verdicts() {
-        let fixtures = [
-            (
-                "chameleon",
-                include_str!("../tests/fixtures/reduced/chameleon.toml"),
-            ),
-            (
-                "four-seasons",
-                include_str!("../tests/fixtures/reduced/four-seasons.toml"),
-            ),
-            (
-                "canfield-any-run",
-                include_str!("../tests/fixtures/reduced/canfield-any-run.toml"),
-            ),
-            (
-                "canfield",
-                include_str!("../tests/fixtures/reduced/canfield.toml"),
-            ),
-            ("gate", include_str!("../tests/fixtures/reduced/gate.toml")),
-        ];
-        for (name, text) in fixtures {
+        let gate = ("gate", include_str!("../tests/fixtures/reduced/gate.toml"));
+        for (name, text) in RELAXED_FIXTURES.into_iter().chain([gate]) {
             let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
             let unsafe_pruning = Pruning {
                 safe_foundation_moves: false,
@@ -920,27 +923,8 @@ mod tests {
 
     #[test]
     fn a_loss_of_the_relaxed_game_is_a_loss_and_its_wins_may_not_be() {
-        let fixtures = [
-            (
-                "chameleon",
-                include_str!("../tests/fixtures/reduced/chameleon.toml"),
-            ),
-            (
-                "four-seasons",
-                include_str!("../tests/fixtures/reduced/four-seasons.toml"),
-            ),
-            (
-                "canfield-any-run",
-                include_str!("../tests/fixtures/reduced/canfield-any-run.toml"),
-            ),
-            // Where it wins lost deals: a pair of cards is a class, and either may be the one come next.
-            (
-                "canfield",
-                include_str!("../tests/fixtures/reduced/canfield.toml"),
-            ),
-        ];
         let mut relaxed_wins_of_lost_deals = [0; 2];
-        for (name, text) in fixtures {
+        for (name, text) in RELAXED_FIXTURES {
             let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
             let mut relaxed_losses = [0; 2];
             for deal in 1..=300 {
@@ -1015,25 +999,7 @@ mod tests {
 
     #[test]
     fn the_states_a_relaxed_pass_marks_lost_are_lost_even_when_it_is_cut_off() {
-        let fixtures = [
-            (
-                "chameleon",
-                include_str!("../tests/fixtures/reduced/chameleon.toml"),
-            ),
-            (
-                "four-seasons",
-                include_str!("../tests/fixtures/reduced/four-seasons.toml"),
-            ),
-            (
-                "canfield-any-run",
-                include_str!("../tests/fixtures/reduced/canfield-any-run.toml"),
-            ),
-            (
-                "canfield",
-                include_str!("../tests/fixtures/reduced/canfield.toml"),
-            ),
-        ];
-        for (name, text) in fixtures {
+        for (name, text) in RELAXED_FIXTURES {
             let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
             let mut checked = 0;
             for deal in 1..=60 {
