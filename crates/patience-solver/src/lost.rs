@@ -146,6 +146,11 @@ impl Marking {
         }
     }
 
+    /// The states proved lost so far (some of the last few are still to go in).
+    pub(crate) fn lost(&self) -> &LostStates {
+        &self.lost
+    }
+
     /// The key shape of the states marked.
     pub(crate) fn shape(&self) -> &KeyShape {
         &self.lost.shape

@@ -443,11 +443,17 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// What the search used; its table's bytes count those of the sets of lost states it holds.
     fn spent(&self) -> Spent {
+        let lost = self
+            .known_lost
+            .iter()
+            .chain(self.marking.as_ref().map(Marking::lost));
         Spent {
             nodes: self.nodes,
             stored: self.table.len(),
-            table_bytes: self.table.bytes(),
+            table_bytes: self.table.bytes()
+                + lost.map(|states| states.table.bytes()).sum::<usize>(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! Every command prints text for people by default and JSON with `--json`. Errors go to standard error, and the
 //! exit status says what went wrong (see [`EXIT_REFUSED`]).
 
+mod allocator;
 mod cmd;
 mod input;
 mod output;
@@ -391,6 +392,7 @@ pub struct BenchLimitsArgs {
 }
 
 fn main() -> ExitCode {
+    allocator::unmap_large_blocks_when_freed();
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::List(args) => cmd::list::run(args, cli.json),
