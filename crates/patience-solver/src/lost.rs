@@ -14,8 +14,10 @@
 //!
 //! This holds for a search whose steps from a state are all the steps that may matter, which the relaxed passes'
 //! are (their pruning rules drop only steps that a line of the kept ones can stand in for, from any state), and
-//! not for the streamlined passes'. A state of a relaxed game lost is lost for every real position of that state
-//! (see [`crate::relax`]), so a later pass, over real positions, may skip a position whose state is in the table.
+//! not for the streamlined passes'. A step to a state an earlier pass proved lost, skipped, counts as a step to a
+//! settled state. A state of a relaxed game lost is lost for every real position of that state (see
+//! [`crate::relax`]), so a later pass, over real positions, may skip a position whose state is in the table. The
+//! table keeps 70 bits of a key, as the search's does, and a lookup errs as rarely (see [`crate::table`]).
 
 use std::collections::VecDeque;
 
