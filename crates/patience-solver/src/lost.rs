@@ -46,6 +46,8 @@ struct Trial {
     found: u32,
     /// Whether the search has stopped looking.
     dropped: bool,
+    /// Whether the set is keyed as the search's table is, so that a position's key in the search serves here.
+    keyed_alike: bool,
 }
 
 /// A search judges a set of lost states every this many lookups, and stops looking when fewer than one in
@@ -65,22 +67,25 @@ impl LostStates {
         }
     }
 
-    /// The set, for a new search to look in afresh.
-    pub(crate) fn for_a_new_search(self) -> LostStates {
+    /// The set, for a new search whose keys are of `shape` to look in afresh.
+    pub(crate) fn for_a_new_search(self, shape: &KeyShape) -> LostStates {
         LostStates {
-            trial: Trial::default(),
+            trial: Trial {
+                keyed_alike: self.shape == *shape,
+                ..Trial::default()
+            },
             ..self
         }
     }
 
-    /// Whether `position`'s state is known lost, for a search whose keys are of `shape`, `key` being the
-    /// position's. `false` once the search has stopped looking.
-    pub(crate) fn holds(&mut self, position: &Position, shape: &KeyShape, key: u128) -> bool {
+    /// Whether `position`'s state is known lost, `key` being its key in the search that looks. `false` once the
+    /// search has stopped looking.
+    pub(crate) fn holds(&mut self, position: &Position, key: u128) -> bool {
         let trial = &mut self.trial;
         if trial.dropped {
             return false;
         }
-        let state = if self.shape == *shape {
+        let state = if trial.keyed_alike {
             key
         } else {
             self.shape.key(position)

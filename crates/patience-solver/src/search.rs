@@ -384,7 +384,11 @@ impl<'a> Search<'a> {
 
     /// Makes the search skip the positions whose state one of `lost` holds.
     fn skip_lost(&mut self, lost: Vec<LostStates>) {
-        self.known_lost = lost.into_iter().map(LostStates::for_a_new_search).collect();
+        let shape = self.shape;
+        self.known_lost = lost
+            .into_iter()
+            .map(|states| states.for_a_new_search(&shape))
+            .collect();
     }
 
     /// The states earlier passes proved lost, and those this search proved.
@@ -396,10 +400,9 @@ impl<'a> Search<'a> {
 
     /// Whether an earlier pass proved `position` lost, its key in this search being `key`.
     fn known_lost(&mut self, position: &Position, key: u128) -> bool {
-        let shape = &self.shape;
         self.known_lost
             .iter_mut()
-            .any(|lost| lost.holds(position, shape, key))
+            .any(|lost| lost.holds(position, key))
     }
 
     /// Numbers a position the search enters, for the marking of lost states.
