@@ -33,6 +33,7 @@ pub mod dead_end;
 pub mod export;
 mod key;
 mod lost;
+pub mod play_order;
 pub mod prune;
 pub mod relax;
 mod search;

@@ -44,6 +44,10 @@
 //! A position whose waste holds a card the foundations need under more cards than the tableau can hold is lost,
 //! and searched no further: the rule and its proof are in [`crate::dead_end`].
 //!
+//! # No order of play
+//! Where only whole tableau piles move, a position whose tableau allows no order of play to the foundations is
+//! lost, and searched no further: the rule and its proof are in [`crate::play_order`].
+//!
 //! # Stock macro-moves
 //! Instead of one draw at a time, the search takes as one step "turn the stock until card X is on the waste, then
 //! play X", for every X the stock can bring up (through every redeal left; with unlimited redeals, through one
@@ -67,6 +71,8 @@
 use patience_core::rules::Source;
 use patience_core::{Card, Move, Pile, Position, RuleSet};
 
+use crate::play_order::PlayOrder;
+
 /// The pruning a rule set allows, decided once before a search.
 #[derive(Debug, Clone, Copy)]
 pub struct Pruning {
@@ -81,6 +87,9 @@ pub struct Pruning {
     /// Whether positions the dead-end rule proves lost are searched no further (see [`crate::dead_end`], which
     /// decides from the rules and the root whether the rule applies).
     pub dead_ends: bool,
+    /// The rule by which a position is lost when no order of play fits its tableau, if it applies (see
+    /// [`crate::play_order`]).
+    pub play_order: Option<PlayOrder>,
 }
 
 impl Pruning {
@@ -100,6 +109,7 @@ impl Pruning {
                 .any(|s| matches!(s, Source::Waste | Source::Stock)),
             every_foundation_move_first: false,
             dead_ends: true,
+            play_order: PlayOrder::for_rules(rules),
         }
     }
 
@@ -111,6 +121,7 @@ impl Pruning {
             stock_macros: false,
             every_foundation_move_first: false,
             dead_ends: false,
+            play_order: None,
         }
     }
 

@@ -1,0 +1,50 @@
+//! The order-of-play rule (`patience_solver::play_order`) against the no-pruning oracle: every position the rule
+//! calls lost, met along random walks through the reduced packs of every built-in game, must be lost by an
+//! exhaustive search; and the rule must call enough of them lost, in each game it applies to, for that to mean
+//! something.
+
+mod common;
+
+use patience_core::Position;
+use patience_solver::play_order::PlayOrder;
+use patience_solver::{solve_unpruned, Limits, Verdict};
+
+use common::{random_walk, reduced, REDUCED};
+
+#[test]
+fn every_position_the_rule_calls_lost_is_lost() {
+    let mut failures = Vec::new();
+    let mut tally = Vec::new();
+    for &(id, _) in REDUCED {
+        let rules = reduced(id);
+        let Some(rule) = PlayOrder::for_rules(&rules) else {
+            continue;
+        };
+        let mut called_lost = 0;
+        for deal in 1..=60 {
+            let start = Position::deal(&rules, deal).expect("a deal");
+            for walk in (4..=80).step_by(4) {
+                let position = random_walk(&rules, &start, walk, deal * 1000 + walk as u64);
+                if !rule.lost(&position) {
+                    continue;
+                }
+                called_lost += 1;
+                let verdict = solve_unpruned(&rules, &position, &Limits::default()).verdict;
+                if verdict != Verdict::Lost {
+                    failures.push(format!(
+                        "{id} deal {deal}, {walk} random moves in: called lost, but the oracle says {verdict:?}"
+                    ));
+                }
+            }
+        }
+        tally.push((id, called_lost));
+    }
+    println!("positions called lost: {tally:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for (id, called_lost) in tally {
+        assert!(
+            called_lost >= 20,
+            "{id}: the rule called only {called_lost} positions lost, too few to test it"
+        );
+    }
+}
