@@ -28,7 +28,7 @@
 //! the ranks two or three times: 98 % of those it entered in 20 s were lost by this rule.
 
 use patience_core::rules::{Base, Build, Moves, RankOrder, MAX_TABLEAU};
-use patience_core::{Pile, Position, Rank, RuleSet};
+use patience_core::{Card, Pile, Position, Rank, RuleSet};
 
 /// The rule for one rule set.
 #[derive(Debug, Clone, Copy)]
@@ -37,9 +37,6 @@ pub struct PlayOrder {
     /// foundation.
     held_from: usize,
 }
-
-/// Marks a card that lies in no tableau pile.
-const NOWHERE: u8 = u8::MAX;
 
 impl PlayOrder {
     /// The rule, if these rules allow it and it can ever find a position lost: foundation cards never come back,
@@ -66,21 +63,30 @@ impl PlayOrder {
 
     /// Whether `position` is lost by the rule in the module documentation.
     pub fn lost(&self, position: &Position) -> bool {
-        if position.choice_pending() || position.base_rank().is_none() {
+        let Some(base) = position.base_rank().filter(|_| !position.choice_pending()) else {
             return false;
-        }
-        // Where each tableau card lies: its pile and its index from the pile's bottom.
-        let mut pile_of = [NOWHERE; 64];
-        let mut index_of = [0u8; 64];
+        };
+        let ranks = usize::from(position.ranks());
+        let base = usize::from(base.index());
+        // Each suit's tableau cards by their place in the foundation's order: the pile, counted from 1 (0 for a
+        // card in no tableau pile), and the index from the pile's bottom.
+        let mut at = [[(0u8, 0u8); 13]; 4];
         // Of each pile, the held cards below this index are still to go up; those at it and above are up.
         let mut held_left = [0usize; MAX_TABLEAU];
-        let piles = position.tableau_piles();
         let mut any_held = false;
-        for (p, left) in held_left.iter_mut().enumerate().take(piles) {
+        for (p, left) in held_left
+            .iter_mut()
+            .enumerate()
+            .take(position.tableau_piles())
+        {
             let cards = position.pile(Pile::Tableau(p as u8));
-            for (i, &card) in cards.iter().enumerate() {
-                pile_of[card as usize] = p as u8;
-                index_of[card as usize] = i as u8;
+            for (i, card) in cards
+                .iter()
+                .filter_map(|&c| Card::from_index(c))
+                .enumerate()
+            {
+                let place = (usize::from(card.rank().index()) + ranks - base) % ranks;
+                at[card.suit() as usize][place] = (p as u8 + 1, i as u8);
             }
             *left = cards.len().max(self.held_from);
             any_held |= cards.len() > self.held_from;
@@ -88,18 +94,14 @@ impl PlayOrder {
         if !any_held {
             return false;
         }
-        let ranks = usize::from(position.ranks());
         let mut next = [0, 1, 2, 3].map(|s| position.foundation_len(s));
         loop {
             let mut went_up = false;
-            for (suit, next) in next.iter_mut().enumerate() {
+            for (places, next) in at.iter().zip(next.iter_mut()) {
                 while *next < ranks {
-                    let Some(card) = position.foundation_card(suit, *next) else {
-                        break;
-                    };
-                    let c = card.index() as usize;
-                    if pile_of[c] != NOWHERE {
-                        let (p, i) = (pile_of[c] as usize, index_of[c] as usize);
+                    let (pile, i) = places[*next];
+                    if pile != 0 {
+                        let (p, i) = (usize::from(pile - 1), usize::from(i));
                         // Every held card over it must be up: those at `max(i + 1, held_from)` and above.
                         if held_left[p] > (i + 1).max(self.held_from) {
                             break;

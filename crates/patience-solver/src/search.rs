@@ -671,10 +671,16 @@ impl<'a> Search<'a> {
         {
             return;
         }
-        if self
-            .pruning
-            .play_order
-            .is_some_and(|rule| rule.lost(&position))
+        // A move that puts no card on a tableau pile holds no card over another that the position before it left
+        // free, so where that position had an order of play this one has it too: only the root and the positions
+        // a move onto the tableau reaches are worked out (Canfield deal 290: 13 % of the time went to the rule
+        // when every position was).
+        let onto_tableau = via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)));
+        if onto_tableau
+            && self
+                .pruning
+                .play_order
+                .is_some_and(|rule| rule.lost(&position))
         {
             return;
         }
