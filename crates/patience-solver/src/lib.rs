@@ -28,6 +28,7 @@
 #![forbid(missing_docs)]
 
 pub mod analysis;
+mod choice_rounds;
 mod classes;
 pub mod dead_end;
 pub mod export;

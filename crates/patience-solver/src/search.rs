@@ -92,6 +92,15 @@ pub fn solve_with_cancel(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Report {
+    if position.choice_pending() {
+        return crate::choice_rounds::solve_each(
+            rules,
+            position,
+            limits,
+            cancel,
+            |child, share| run(rules, child, share, cancel, true),
+        );
+    }
     run(rules, position, limits, cancel, true)
 }
 
