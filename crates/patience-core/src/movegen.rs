@@ -256,6 +256,7 @@ impl Position {
     }
 
     /// The cards that may be built on `onto` in the tableau, as a bit set by card index (bit `c.index()`).
+    #[inline]
     pub fn cards_built_on(&self, rules: &RuleSet, onto: Card) -> u64 {
         let Some(lower) = self.rank_below(rules.tableau.order, onto.rank()) else {
             return 0;

@@ -25,7 +25,7 @@ fn every_position_the_rule_calls_lost_is_lost() {
             let start = Position::deal(&rules, deal).expect("a deal");
             for walk in (4..=80).step_by(4) {
                 let position = random_walk(&rules, &start, walk, deal * 1000 + walk as u64);
-                if !rule.lost(&position) {
+                if !rule.lost(&rules, &position) {
                     continue;
                 }
                 called_lost += 1;
