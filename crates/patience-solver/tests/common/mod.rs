@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use patience_core::{Move, Position, RuleSet};
-use patience_solver::{Report, Verdict};
+use patience_solver::{solve_unpruned, Limits, Report, Verdict};
 
 /// A reduced-pack rule file (5 to 8 ranks, 20 to 32 cards) for each built-in game and variant, by the built-in id.
 /// Each keeps its game's rules and shrinks only the pack and the layout: see the comment at the top of each file.
@@ -163,4 +163,15 @@ pub fn random_walk(rules: &RuleSet, start: &Position, moves: usize, seed: u64) -
         position.apply(rules, mv);
     }
     position
+}
+
+/// Checks a position that a rule called lost against the exhaustive search with no pruning, and notes `what` it
+/// was among `failures` if the search does not find it lost.
+pub fn confirm_lost(rules: &RuleSet, position: &Position, what: &str, failures: &mut Vec<String>) {
+    let verdict = solve_unpruned(rules, position, &Limits::default()).verdict;
+    if verdict != Verdict::Lost {
+        failures.push(format!(
+            "{what}: called lost, but the oracle says {verdict:?}"
+        ));
+    }
 }
