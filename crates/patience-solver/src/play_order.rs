@@ -117,6 +117,9 @@ struct Fixpoint<'a> {
     rules: &'a RuleSet,
     position: &'a Position,
     held_from: usize,
+    /// The cards of each tableau pile and each reserve pile, bottom to top.
+    tableau: [&'a [u8]; MAX_TABLEAU],
+    reserve: [&'a [u8]; MAX_RESERVE],
     place: [Place; 64],
     /// Of each tableau pile, the held cards below this index may still be there; those at it and above are up.
     held_left: [usize; MAX_TABLEAU],
@@ -142,6 +145,8 @@ impl<'a> Fixpoint<'a> {
             rules,
             position,
             held_from,
+            tableau: [&[]; MAX_TABLEAU],
+            reserve: [&[]; MAX_RESERVE],
             place: [Place::Elsewhere; 64],
             held_left: [0; MAX_TABLEAU],
             reserve_left: [0; MAX_RESERVE],
@@ -154,6 +159,7 @@ impl<'a> Fixpoint<'a> {
         };
         for p in 0..position.tableau_piles() {
             let cards = position.pile(Pile::Tableau(p as u8));
+            fixpoint.tableau[p] = cards;
             for (i, &c) in cards.iter().enumerate() {
                 fixpoint.place[usize::from(c)] = Place::Tableau(p as u8, i as u8);
             }
@@ -163,6 +169,7 @@ impl<'a> Fixpoint<'a> {
         }
         for r in 0..position.reserve_piles() {
             let cards = position.pile(Pile::Reserve(r as u8));
+            fixpoint.reserve[r] = cards;
             for (i, &c) in cards.iter().enumerate() {
                 fixpoint.place[usize::from(c)] = Place::Reserve(r as u8, i as u8);
             }
@@ -191,7 +198,7 @@ impl<'a> Fixpoint<'a> {
             if self.reserve_left[..reserve_piles].iter().any(|&n| n > 0) {
                 for r in 0..reserve_piles {
                     while let Some(i) = self.reserve_left[r].checked_sub(1) {
-                        let card = self.position.pile(Pile::Reserve(r as u8))[i];
+                        let card = self.reserve[r][i];
                         if !self.may_be_placed(card) {
                             break;
                         }
@@ -213,13 +220,10 @@ impl<'a> Fixpoint<'a> {
                     // A pile empties when its bottom card goes up, every held card over it up already, or moves
                     // with the whole pile onto another.
                     self.space = (0..self.position.tableau_piles()).any(|p| {
-                        self.position
-                            .pile(Pile::Tableau(p as u8))
-                            .first()
-                            .is_none_or(|&bottom| {
-                                (self.held_left[p] <= self.held_from && self.up >> bottom & 1 == 1)
-                                    || self.takes >> bottom & 1 == 1
-                            })
+                        self.tableau[p].first().is_none_or(|&bottom| {
+                            (self.held_left[p] <= self.held_from && self.up >> bottom & 1 == 1)
+                                || self.takes >> bottom & 1 == 1
+                        })
                     });
                     changed |= self.space;
                 }
@@ -278,7 +282,7 @@ impl<'a> Fixpoint<'a> {
     /// Counts in what the cards of tableau pile `p` that may be at its top take: the top held card still there,
     /// and, once every held card is up, the cards under them.
     fn expose(&mut self, p: usize) {
-        let cards = self.position.pile(Pile::Tableau(p as u8));
+        let cards = self.tableau[p];
         let left = self.held_left[p].min(cards.len());
         let lowest = if self.held_left[p] <= self.held_from {
             0
