@@ -7,7 +7,7 @@ mod common;
 use patience_core::Position;
 use patience_solver::dead_end::DeadEnds;
 
-use common::{confirm_lost, random_walk, reduced, REDUCED};
+use common::{confirm_walks, reduced, REDUCED};
 
 #[test]
 fn every_position_the_rule_calls_lost_is_lost() {
@@ -20,19 +20,13 @@ fn every_position_the_rule_calls_lost_is_lost() {
             let Some(dead_ends) = DeadEnds::for_root(&rules, &start) else {
                 continue;
             };
-            for walk in (2..=40).step_by(2) {
-                let position = random_walk(&rules, &start, walk, deal * 100 + walk as u64);
-                if !dead_ends.lost(&rules, &position) {
-                    continue;
-                }
-                called_lost += 1;
-                confirm_lost(
-                    &rules,
-                    &position,
-                    &format!("{id} deal {deal}, {walk} random moves in"),
-                    &mut failures,
-                );
-            }
+            called_lost += confirm_walks(
+                (&rules, id, deal, &start),
+                (2..=40).step_by(2),
+                deal * 100,
+                |position| dead_ends.lost(&rules, position),
+                &mut failures,
+            );
         }
     }
     println!("{called_lost} positions called lost");

@@ -8,7 +8,7 @@ mod common;
 use patience_core::Position;
 use patience_solver::play_order::PlayOrder;
 
-use common::{confirm_lost, random_walk, reduced, REDUCED};
+use common::{confirm_walks, reduced, REDUCED};
 
 #[test]
 fn every_position_the_rule_calls_lost_is_lost() {
@@ -22,19 +22,13 @@ fn every_position_the_rule_calls_lost_is_lost() {
         let mut called_lost = 0;
         for deal in 1..=60 {
             let start = Position::deal(&rules, deal).expect("a deal");
-            for walk in (4..=80).step_by(4) {
-                let position = random_walk(&rules, &start, walk, deal * 1000 + walk as u64);
-                if !rule.lost(&rules, &position) {
-                    continue;
-                }
-                called_lost += 1;
-                confirm_lost(
-                    &rules,
-                    &position,
-                    &format!("{id} deal {deal}, {walk} random moves in"),
-                    &mut failures,
-                );
-            }
+            called_lost += confirm_walks(
+                (&rules, id, deal, &start),
+                (4..=80).step_by(4),
+                deal * 1000,
+                |position| rule.lost(&rules, position),
+                &mut failures,
+            );
         }
         tally.push((id, called_lost));
     }

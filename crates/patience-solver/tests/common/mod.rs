@@ -165,13 +165,29 @@ pub fn random_walk(rules: &RuleSet, start: &Position, moves: usize, seed: u64) -
     position
 }
 
-/// Checks a position that a rule called lost against the exhaustive search with no pruning, and notes `what` it
-/// was among `failures` if the search does not find it lost.
-pub fn confirm_lost(rules: &RuleSet, position: &Position, what: &str, failures: &mut Vec<String>) {
-    let verdict = solve_unpruned(rules, position, &Limits::default()).verdict;
-    if verdict != Verdict::Lost {
-        failures.push(format!(
-            "{what}: called lost, but the oracle says {verdict:?}"
-        ));
+/// Walks at random from deal `deal` of the reduced game `id` (`start`), `walks` moves at a time (the walk of
+/// `n` moves seeded `seed + n`), and checks every position that `lost` calls lost against the exhaustive search
+/// with no pruning, noting those it does not find lost among `failures`. Returns how many were called lost.
+pub fn confirm_walks(
+    (rules, id, deal, start): (&RuleSet, &str, u64, &Position),
+    walks: impl Iterator<Item = usize>,
+    seed: u64,
+    lost: impl Fn(&Position) -> bool,
+    failures: &mut Vec<String>,
+) -> usize {
+    let mut called_lost = 0;
+    for walk in walks {
+        let position = random_walk(rules, start, walk, seed + walk as u64);
+        if !lost(&position) {
+            continue;
+        }
+        called_lost += 1;
+        let verdict = solve_unpruned(rules, &position, &Limits::default()).verdict;
+        if verdict != Verdict::Lost {
+            failures.push(format!(
+                "{id} deal {deal}, {walk} random moves in: called lost, but the oracle says {verdict:?}"
+            ));
+        }
     }
+    called_lost
 }
