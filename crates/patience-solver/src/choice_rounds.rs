@@ -34,48 +34,53 @@ pub(crate) fn solve_each(
     solve: impl Fn(&Position, &Limits) -> Report,
 ) -> Report {
     let start = Instant::now();
-    let mut open: Vec<(Move, Position)> = choices(rules, position)
+    let open: Vec<(Move, Position)> = choices(rules, position)
         .into_iter()
         .map(|choice| (choice.mv, choice.position))
         .collect();
-    let mut report = Report {
+    let mut spent = Report {
         verdict: Verdict::Lost,
         nodes: 0,
         stored: 0,
         elapsed: Duration::ZERO,
         table_bytes: 0,
     };
+    let verdict = in_rounds(open, limits, cancel, start, solve, &mut spent);
+    Report {
+        verdict,
+        elapsed: start.elapsed(),
+        ..spent
+    }
+}
+
+/// The verdict on the `open` choices, searched in rounds from `start`, what each search used added to `spent`.
+fn in_rounds(
+    mut open: Vec<(Move, Position)>,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    start: Instant,
+    solve: impl Fn(&Position, &Limits) -> Report,
+    spent: &mut Report,
+) -> Verdict {
     // A choice that fills the memory limit would fill it again with more time: it stays unknown.
     let mut out_of_memory = false;
     let mut round = 0u32;
     while !open.is_empty() {
         let mut still_open = Vec::new();
         for (mv, child) in open {
-            let share = match share(limits, report.nodes, start, round, cancel) {
+            let share = match share(limits, spent.nodes, start, round, cancel) {
                 Ok(share) => share,
-                Err(limit) => {
-                    report.verdict = Verdict::Unknown(limit);
-                    report.elapsed = start.elapsed();
-                    return report;
-                }
+                Err(limit) => return Verdict::Unknown(limit),
             };
-            let child_report = solve(&child, &share);
-            report.nodes += child_report.nodes;
-            report.stored += child_report.stored;
-            report.table_bytes = report.table_bytes.max(child_report.table_bytes);
-            match child_report.verdict {
-                Verdict::Won(line) => {
-                    report.verdict = Verdict::Won([mv].into_iter().chain(line).collect());
-                    report.elapsed = start.elapsed();
-                    return report;
-                }
+            let report = solve(&child, &share);
+            spent.nodes += report.nodes;
+            spent.stored += report.stored;
+            spent.table_bytes = spent.table_bytes.max(report.table_bytes);
+            match report.verdict {
+                Verdict::Won(line) => return Verdict::Won([mv].into_iter().chain(line).collect()),
                 Verdict::Lost => {}
                 Verdict::Unknown(Limit::Memory) => out_of_memory = true,
-                Verdict::Unknown(Limit::Cancelled) => {
-                    report.verdict = Verdict::Unknown(Limit::Cancelled);
-                    report.elapsed = start.elapsed();
-                    return report;
-                }
+                Verdict::Unknown(Limit::Cancelled) => return Verdict::Unknown(Limit::Cancelled),
                 Verdict::Unknown(Limit::Time | Limit::Nodes) => still_open.push((mv, child)),
             }
         }
@@ -83,10 +88,10 @@ pub(crate) fn solve_each(
         round += 1;
     }
     if out_of_memory {
-        report.verdict = Verdict::Unknown(Limit::Memory);
+        Verdict::Unknown(Limit::Memory)
+    } else {
+        Verdict::Lost
     }
-    report.elapsed = start.elapsed();
-    report
 }
 
 /// The limits of one choice's search in round `round` (from 0), the searches before it having spent `nodes` and
