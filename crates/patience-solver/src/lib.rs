@@ -28,6 +28,7 @@
 #![forbid(missing_docs)]
 
 pub mod analysis;
+mod beam;
 mod choice_rounds;
 mod classes;
 pub mod dead_end;

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use patience_core::{Move, Pile, Position, RuleSet};
 
+use crate::beam::{Beam, BEAM_MEMORY_SHARE, BEAM_SHARE};
 use crate::dead_end::DeadEnds;
 use crate::key::KeyShape;
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
@@ -120,6 +121,14 @@ fn run(
     };
     let mut before = Spent::default();
     if prune {
+        // The beams look for wins beside the passes before the full search (see `crate::beam`), in a share of the
+        // memory of their own, given back to the full search.
+        let beam_bytes = limits.memory_bytes / BEAM_MEMORY_SHARE;
+        let mut beam = Beam::new(rules, position, shape, pruning, beam_bytes);
+        let limits = &Limits {
+            memory_bytes: limits.memory_bytes - beam_bytes,
+            ..*limits
+        };
         // The relaxed passes first: measured the other way round, deals 1..200 of any-run Canfield at 6 s a deal
         // gave 133 won, 58 lost, 9 unknown and 0.369 s a deal, against 133, 62, 5 and 0.279 s. The laxer relaxed
         // game comes first, since it proves its losses sooner; the other gets the deals it wins.
@@ -169,14 +178,15 @@ fn run(
                     SMALLEST_KEPT,
                 ));
             }
-            let outcome = search.run(position, &pass_limits, cancel, start);
+            let outcome = search.run(position, &pass_limits, cancel, start, Some(&mut beam));
             before = before.then(search.spent());
             if let Some(verdict) = outcome.ends_the_search(proves_losses) {
-                return before.report(verdict, start);
+                return before.with(&beam).report(verdict, start);
             }
             lost = search.into_lost();
             // Each pass's table is dropped here, before the next one's is made.
         }
+        before = before.with(&beam);
     }
     let full_limits = Limits {
         memory_bytes: memory_left(limits, &lost, false),
@@ -184,7 +194,10 @@ fn run(
     };
     let mut search = Search::new(rules, shape, pruning, &full_limits, before.nodes);
     search.skip_lost(lost);
-    let outcome = search.run(position, limits, cancel, start);
+    // No beam beside the full search: its time goes to proofs of loss, which the beam cannot shorten, and where
+    // it took its share the proofs took a quarter longer (Canfield deals 101 and 43, lost: 10.9 s and 4.8 s with
+    // it, 8.0 s and 3.8 s without). The passes before it are where wins are looked for.
+    let outcome = search.run(position, limits, cancel, start, None);
     let verdict = match outcome {
         Outcome::Verdict(verdict) => verdict,
         Outcome::RelaxedWin => unreachable!("the full search plays no relaxed move"),
@@ -241,6 +254,15 @@ impl Spent {
             nodes: later.nodes,
             stored: self.stored + later.stored,
             table_bytes: self.table_bytes.max(later.table_bytes),
+        }
+    }
+
+    /// What the passes and the beams beside them used together: the beams' nodes are counted in the passes'
+    /// already, and their memory is their own.
+    fn with(self, beam: &Beam) -> Spent {
+        Spent {
+            table_bytes: self.table_bytes + beam.peak_bytes(),
+            ..self
         }
     }
 
@@ -344,19 +366,19 @@ enum Stop {
 /// One edge of the search: turn the stock `draws` times (draws and redeals), then make `mv`. Without stock
 /// macro-moves `draws` is always 0 and `mv` may itself be a draw or a redeal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Step {
-    draws: u16,
+pub(crate) struct Step {
+    pub(crate) draws: u16,
     /// Which of its frame's `turned` positions the step starts from, the stock already turned, or, for a relaxed
     /// move, two cards changed places.
-    turned: u16,
-    mv: Move,
+    pub(crate) turned: u16,
+    pub(crate) mv: Move,
     /// Whether the step is a move of the relaxed game only (see [`crate::relax`]).
-    relaxed: bool,
+    pub(crate) relaxed: bool,
 }
 
 impl Step {
     /// A step that makes `mv` from the position as it is, the stock not turned.
-    fn now(mv: Move) -> Step {
+    pub(crate) fn now(mv: Move) -> Step {
         Step {
             draws: 0,
             turned: 0,
@@ -477,12 +499,14 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Searches from `root`, handing `beam`, if any, a share of the nodes as it goes (see [`BEAM_SHARE`]).
     fn run(
         &mut self,
         root: &Position,
         limits: &Limits,
         cancel: &AtomicBool,
         start: Instant,
+        mut beam: Option<&mut Beam>,
     ) -> Outcome {
         if root.is_won() {
             return Outcome::Verdict(Verdict::Won(Vec::new()));
@@ -506,6 +530,14 @@ impl<'a> Search<'a> {
         loop {
             if self.nodes >= next_check {
                 next_check = self.nodes + CHECK_EVERY;
+                if let Some(beam) = beam.as_deref_mut() {
+                    let before = beam.nodes();
+                    let won = beam.advance(CHECK_EVERY / BEAM_SHARE);
+                    self.nodes += beam.nodes() - before;
+                    if let Some(line) = won {
+                        return Outcome::Verdict(Verdict::Won(line));
+                    }
+                }
                 if let Some(limit) = self.limit_reached(limits, cancel, start) {
                     return Outcome::Verdict(Verdict::Unknown(limit));
                 }
@@ -579,24 +611,12 @@ impl<'a> Search<'a> {
         for level in 1..=depth {
             if let Some(via) = frames[level].via {
                 let mut position = frames[level - 1].position;
-                self.take(&mut position, via, |mv| line.push(mv));
+                take(self.rules, &mut position, via, |mv| line.push(mv));
             }
         }
         let mut position = frames[depth].position;
-        self.take(&mut position, last, |mv| line.push(mv));
+        take(self.rules, &mut position, last, |mv| line.push(mv));
         line
-    }
-
-    /// Makes a step on `position`, handing each move it makes, draws included, to `record`.
-    fn take(&self, position: &mut Position, step: Step, mut record: impl FnMut(Move)) {
-        for _ in 0..step.draws {
-            if let Some(stock) = position.stock_move(self.rules) {
-                position.apply(self.rules, stock);
-                record(stock);
-            }
-        }
-        position.apply(self.rules, step.mv);
-        record(step.mv);
     }
 
     /// Makes the children of the frame's next [`LOOK_AHEAD`] steps and keys them, leaving out the key of any the
@@ -716,7 +736,7 @@ impl<'a> Search<'a> {
             }
         });
         if macros {
-            self.stock_plays(position, steps, &mut frame.turned);
+            stock_plays(self.rules, position, steps, &mut frame.turned);
         }
         match self.relaxation {
             Some(relaxation) if relaxation.next() == NextCard::AnyOfItsClass => {
@@ -777,49 +797,6 @@ impl<'a> Search<'a> {
         });
     }
 
-    /// The plays of the waste's top card at every state the stock can be turned to from `position`: to the end
-    /// of the stock and through every redeal allowed; with unlimited redeals, through one whole pass after the
-    /// first redeal, after which the passes repeat.
-    fn stock_plays(
-        &self,
-        position: Position,
-        steps: &mut Vec<Step>,
-        turned_to: &mut Vec<Position>,
-    ) {
-        let targets = position.targets(self.rules);
-        let mut turns = position.stock_turns(self.rules);
-        let mut draws = 0u16;
-        let mut unlimited_redeals = 0;
-        while let Some(stock) = turns.turn() {
-            if stock.is_redeal() && position.redeals_left().is_none() {
-                unlimited_redeals += 1;
-                if unlimited_redeals == 2 {
-                    break;
-                }
-            }
-            draws += 1;
-            let Some(card) = turns.waste_top() else {
-                continue;
-            };
-            // The position is made only for a turn whose card has a play: most have none.
-            let turned = turned_to.len() as u16;
-            let before = steps.len();
-            position.for_each_move_of_top_card(self.rules, Pile::Waste, card, &targets, |mv| {
-                steps.push(Step {
-                    draws,
-                    turned,
-                    mv,
-                    relaxed: false,
-                });
-            });
-            if steps.len() > before {
-                let mut at_turn = position;
-                at_turn.turn_to(&turns);
-                turned_to.push(at_turn);
-            }
-        }
-    }
-
     fn limit_reached(&self, limits: &Limits, cancel: &AtomicBool, start: Instant) -> Option<Limit> {
         if cancel.load(Ordering::Relaxed) {
             return Some(Limit::Cancelled);
@@ -829,6 +806,66 @@ impl<'a> Search<'a> {
         }
         None
     }
+}
+
+/// The plays of the waste's top card at every state the stock can be turned to from `position`: to the end
+/// of the stock and through every redeal allowed; with unlimited redeals, through one whole pass after the
+/// first redeal, after which the passes repeat.
+pub(crate) fn stock_plays(
+    rules: &RuleSet,
+    position: Position,
+    steps: &mut Vec<Step>,
+    turned_to: &mut Vec<Position>,
+) {
+    let targets = position.targets(rules);
+    let mut turns = position.stock_turns(rules);
+    let mut draws = 0u16;
+    let mut unlimited_redeals = 0;
+    while let Some(stock) = turns.turn() {
+        if stock.is_redeal() && position.redeals_left().is_none() {
+            unlimited_redeals += 1;
+            if unlimited_redeals == 2 {
+                break;
+            }
+        }
+        draws += 1;
+        let Some(card) = turns.waste_top() else {
+            continue;
+        };
+        // The position is made only for a turn whose card has a play: most have none.
+        let turned = turned_to.len() as u16;
+        let before = steps.len();
+        position.for_each_move_of_top_card(rules, Pile::Waste, card, &targets, |mv| {
+            steps.push(Step {
+                draws,
+                turned,
+                mv,
+                relaxed: false,
+            });
+        });
+        if steps.len() > before {
+            let mut at_turn = position;
+            at_turn.turn_to(&turns);
+            turned_to.push(at_turn);
+        }
+    }
+}
+
+/// Makes a step on `position`, handing each move it makes, draws included, to `record`.
+pub(crate) fn take(
+    rules: &RuleSet,
+    position: &mut Position,
+    step: Step,
+    mut record: impl FnMut(Move),
+) {
+    for _ in 0..step.draws {
+        if let Some(stock) = position.stock_move(rules) {
+            position.apply(rules, stock);
+            record(stock);
+        }
+    }
+    position.apply(rules, step.mv);
+    record(step.mv);
 }
 
 #[cfg(test)]
@@ -876,7 +913,13 @@ mod tests {
             &limits,
             0,
         );
-        match search.run(position, &limits, &AtomicBool::new(false), Instant::now()) {
+        match search.run(
+            position,
+            &limits,
+            &AtomicBool::new(false),
+            Instant::now(),
+            None,
+        ) {
             Outcome::Verdict(verdict) => verdict,
             Outcome::RelaxedWin => unreachable!("the streamlined pass plays no relaxed move"),
         }
@@ -899,7 +942,13 @@ mod tests {
             .expect("a relaxed game")
             .with_next(next);
         let mut search = Search::of_relaxed_game(rules, relaxation, pruning, &limits, 0);
-        search.run(position, &limits, &AtomicBool::new(false), Instant::now())
+        search.run(
+            position,
+            &limits,
+            &AtomicBool::new(false),
+            Instant::now(),
+            None,
+        )
     }
 
     #[test]
@@ -1032,7 +1081,13 @@ mod tests {
         let states = LostStates::new(search.shape, 1 << 20);
         // Every component kept, however small: a component marked too soon is more likely found then.
         search.mark_lost(Marking::new(states, 1 << 20, 1));
-        search.run(position, &limits, &AtomicBool::new(false), Instant::now());
+        search.run(
+            position,
+            &limits,
+            &AtomicBool::new(false),
+            Instant::now(),
+            None,
+        );
         search.into_lost()
     }
 
