@@ -3,7 +3,7 @@
 //!
 //! The depth-first passes go deep into the first moves they try, and where a game's wins are long lines through a
 //! large space they may never come back up to the move that mattered: Four Seasons deals won by lines of 130 to
-//! 170 moves stayed undecided after 60 s of search. A beam search looks at every move from the positions it keeps,
+//! 210 moves stayed undecided after 60 s of search. A beam search looks at every move from the positions it keeps,
 //! and keeps at each depth the `width` children that score best (cards on the foundations, then cards buried over
 //! the foundations' next cards, cards left in the reserve and in a waste that no redeal turns back, and spaces).
 //! It proves nothing when it finds no win, but every line it finds is a line of legal moves: the search returns it
@@ -24,8 +24,11 @@ use crate::prune::Pruning;
 use crate::search::{stock_plays, take, Step};
 use crate::table::Table;
 
-/// The beam takes one node for every this many the search takes.
-pub(crate) const BEAM_SHARE: u64 = 8;
+/// The beams take one node for every this many a pass before the full search takes.
+const BEAM_SHARE: u64 = 8;
+
+/// The beams take one node for every this many the full search takes.
+pub(crate) const BEAM_SHARE_BESIDE_FULL_SEARCH: u64 = 32;
 
 /// The beam's table and positions may take this share of the memory limit.
 pub(crate) const BEAM_MEMORY_SHARE: usize = 8;
@@ -43,6 +46,8 @@ pub(crate) struct Beam<'a> {
     pruning: Pruning,
     root: Position,
     memory_bytes: usize,
+    /// The beams take one node for every this many the search beside them takes.
+    pub(crate) share: u64,
     width: usize,
     /// Every position the current beam has kept: none is kept twice.
     seen: Table,
@@ -113,6 +118,7 @@ impl<'a> Beam<'a> {
             pruning,
             root: *root,
             memory_bytes,
+            share: BEAM_SHARE,
             width: FIRST_WIDTH / 2,
             seen: Table::new(0),
             links: Vec::new(),
@@ -142,7 +148,8 @@ impl<'a> Beam<'a> {
     fn bytes(&self) -> usize {
         self.seen.bytes()
             + self.links.capacity() * size_of::<Link>()
-            + (self.level.capacity() + self.best.capacity()) * size_of::<Child>()
+            + self.level.capacity() * size_of::<(Position, u32)>()
+            + self.best.capacity() * size_of::<Child>()
     }
 
     /// Makes about `nodes` more children, and returns the line that wins if one of them is won.
@@ -250,6 +257,9 @@ impl<'a> Beam<'a> {
         let positions = 2 * self.width * size_of::<Child>();
         if positions >= self.memory_bytes / 2 {
             self.done = true;
+            self.seen = Table::new(0);
+            self.links = Vec::new();
+            self.level = Vec::new();
             return;
         }
         self.seen = Table::new(self.memory_bytes / 2);

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use patience_core::{Move, Pile, Position, RuleSet};
 
-use crate::beam::{Beam, BEAM_MEMORY_SHARE, BEAM_SHARE};
+use crate::beam::{Beam, BEAM_MEMORY_SHARE, BEAM_SHARE_BESIDE_FULL_SEARCH};
 use crate::dead_end::DeadEnds;
 use crate::key::KeyShape;
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
@@ -120,24 +120,33 @@ fn run(
         (KeyShape::exact(), Pruning::none())
     };
     let mut before = Spent::default();
-    if prune {
-        // The beams look for wins beside the passes before the full search (see `crate::beam`), in a share of the
-        // memory of their own, given back to the full search.
-        let beam_bytes = limits.memory_bytes / BEAM_MEMORY_SHARE;
-        let mut beam = Beam::new(rules, position, shape, pruning, beam_bytes);
-        let limits = &Limits {
-            memory_bytes: limits.memory_bytes - beam_bytes,
-            ..*limits
-        };
+    // The beams look for wins beside the passes (see `crate::beam`), in a share of the memory of their own.
+    let beam_bytes = if prune {
+        limits.memory_bytes / BEAM_MEMORY_SHARE
+    } else {
+        0
+    };
+    // Where the order-of-play rule applies (see `crate::play_order`), no relaxed pass: a relaxed game raises cards
+    // from under others, so it digs through the piles that rule proves lost, and it proves late what the full
+    // search with the rule proves at once (Canfield deal 27, lost: 30.8 s with the relaxed passes, 0.000 s without;
+    // deals 1..100 at 60 s took 3.2 s a deal with them, 1.4 s without).
+    let laxer =
+        Relaxation::for_root(rules, position).filter(|_| prune && pruning.play_order.is_none());
+    let placing = laxer.map(|relaxation| relaxation.with_next(NextCard::PlacedWhenNext));
+    // A beam keys positions by the second relaxed game's states where that game is searched: where cards of a
+    // class abound, positions that differ only in which of them lies where fill a beam otherwise (Four Seasons
+    // deals 1..200 at 0.5 s a deal: 174 won this way, 153 keyed by positions; Chameleon, Gate and Solo Canfield
+    // the same either way).
+    let beam_shape = placing.map_or(shape, |relaxation| KeyShape::relaxed(rules, relaxation));
+    let mut beam = prune.then(|| Beam::new(rules, position, beam_shape, pruning, beam_bytes));
+    let limits = &Limits {
+        memory_bytes: limits.memory_bytes - beam_bytes,
+        ..*limits
+    };
+    if let Some(beam) = &mut beam {
         // The relaxed passes first: measured the other way round, deals 1..200 of any-run Canfield at 6 s a deal
         // gave 133 won, 58 lost, 9 unknown and 0.369 s a deal, against 133, 62, 5 and 0.279 s. The laxer relaxed
         // game comes first, since it proves its losses sooner; the other gets the deals it wins.
-        // Where the order-of-play rule applies (see `crate::play_order`), no relaxed pass: a relaxed game raises
-        // cards from under others, so it digs through the piles that rule proves lost, and it proves late what the
-        // full search with the rule proves at once (Canfield deal 27, lost: 30.8 s with the relaxed passes, 0.000 s
-        // without; deals 1..100 at 60 s took 3.2 s a deal with them, 1.4 s without).
-        let laxer = Relaxation::for_root(rules, position).filter(|_| pruning.play_order.is_none());
-        let placing = laxer.map(|relaxation| relaxation.with_next(NextCard::PlacedWhenNext));
         let relaxed = laxer.into_iter().chain(placing).map(Pass::Relaxed);
         // A streamlined pass over the second relaxed game's states first, then one over positions: skipping a
         // position whose state was searched makes the first incomplete, but far smaller where cards of a class
@@ -178,15 +187,18 @@ fn run(
                     SMALLEST_KEPT,
                 ));
             }
-            let outcome = search.run(position, &pass_limits, cancel, start, Some(&mut beam));
+            let outcome = search.run(position, &pass_limits, cancel, start, Some(beam));
             before = before.then(search.spent());
             if let Some(verdict) = outcome.ends_the_search(proves_losses) {
-                return before.with(&beam).report(verdict, start);
+                return before.with(beam).report(verdict, start);
             }
             lost = search.into_lost();
             // Each pass's table is dropped here, before the next one's is made.
         }
-        before = before.with(&beam);
+        // The full search's time goes to proofs of loss, which the beams cannot shorten: with one node in nine for
+        // the beams beside it, Canfield deals 101 and 43, lost, took 10.9 s and 4.8 s instead of 8.0 s and 3.8 s.
+        // But with no limit the full search may run on for minutes, and the beams should too.
+        beam.share = BEAM_SHARE_BESIDE_FULL_SEARCH;
     }
     let full_limits = Limits {
         memory_bytes: memory_left(limits, &lost, false),
@@ -194,15 +206,17 @@ fn run(
     };
     let mut search = Search::new(rules, shape, pruning, &full_limits, before.nodes);
     search.skip_lost(lost);
-    // No beam beside the full search: its time goes to proofs of loss, which the beam cannot shorten, and where
-    // it took its share the proofs took a quarter longer (Canfield deals 101 and 43, lost: 10.9 s and 4.8 s with
-    // it, 8.0 s and 3.8 s without). The passes before it are where wins are looked for.
-    let outcome = search.run(position, limits, cancel, start, None);
+    let outcome = search.run(position, limits, cancel, start, beam.as_mut());
     let verdict = match outcome {
         Outcome::Verdict(verdict) => verdict,
         Outcome::RelaxedWin => unreachable!("the full search plays no relaxed move"),
     };
-    before.then(search.spent()).report(verdict, start)
+    let spent = before.then(search.spent());
+    match &beam {
+        Some(beam) => spent.with(beam),
+        None => spent,
+    }
+    .report(verdict, start)
 }
 
 /// A pass before the full search.
@@ -499,7 +513,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Searches from `root`, handing `beam`, if any, a share of the nodes as it goes (see [`BEAM_SHARE`]).
+    /// Searches from `root`, handing `beam`, if any, its share of the nodes as it goes.
     fn run(
         &mut self,
         root: &Position,
@@ -532,7 +546,7 @@ impl<'a> Search<'a> {
                 next_check = self.nodes + CHECK_EVERY;
                 if let Some(beam) = beam.as_deref_mut() {
                     let before = beam.nodes();
-                    let won = beam.advance(CHECK_EVERY / BEAM_SHARE);
+                    let won = beam.advance(CHECK_EVERY / beam.share);
                     self.nodes += beam.nodes() - before;
                     if let Some(line) = won {
                         return Outcome::Verdict(Verdict::Won(line));
@@ -872,6 +886,17 @@ pub(crate) fn take(
 mod tests {
     use super::*;
 
+    /// Runs `search` from `position` alone: no beam beside it, nothing cancelled.
+    fn run_alone(search: &mut Search, position: &Position, limits: &Limits) -> Outcome {
+        search.run(
+            position,
+            limits,
+            &AtomicBool::new(false),
+            Instant::now(),
+            None,
+        )
+    }
+
     /// Reduced Canfield (ranks A–6): small enough that every deal is decided at once.
     fn reduced_canfield() -> RuleSet {
         RuleSet::from_toml(
@@ -913,13 +938,7 @@ mod tests {
             &limits,
             0,
         );
-        match search.run(
-            position,
-            &limits,
-            &AtomicBool::new(false),
-            Instant::now(),
-            None,
-        ) {
+        match run_alone(&mut search, position, &limits) {
             Outcome::Verdict(verdict) => verdict,
             Outcome::RelaxedWin => unreachable!("the streamlined pass plays no relaxed move"),
         }
@@ -942,13 +961,7 @@ mod tests {
             .expect("a relaxed game")
             .with_next(next);
         let mut search = Search::of_relaxed_game(rules, relaxation, pruning, &limits, 0);
-        search.run(
-            position,
-            &limits,
-            &AtomicBool::new(false),
-            Instant::now(),
-            None,
-        )
+        run_alone(&mut search, position, &limits)
     }
 
     #[test]
@@ -1081,13 +1094,7 @@ mod tests {
         let states = LostStates::new(search.shape, 1 << 20);
         // Every component kept, however small: a component marked too soon is more likely found then.
         search.mark_lost(Marking::new(states, 1 << 20, 1));
-        search.run(
-            position,
-            &limits,
-            &AtomicBool::new(false),
-            Instant::now(),
-            None,
-        );
+        run_alone(&mut search, position, &limits);
         search.into_lost()
     }
 
