@@ -139,6 +139,11 @@ impl<'a> Beam<'a> {
         self.nodes
     }
 
+    /// Whether no wider beam fits in the beams' memory: they have nothing more to search.
+    pub(crate) fn done(&self) -> bool {
+        self.done
+    }
+
     /// The most bytes the beams held at once.
     pub(crate) fn peak_bytes(&self) -> usize {
         self.peak_bytes

@@ -207,16 +207,49 @@ fn run(
     let mut search = Search::new(rules, shape, pruning, &full_limits, before.nodes);
     search.skip_lost(lost);
     let outcome = search.run(position, limits, cancel, start, beam.as_mut());
-    let verdict = match outcome {
+    let mut verdict = match outcome {
         Outcome::Verdict(verdict) => verdict,
         Outcome::RelaxedWin => unreachable!("the full search plays no relaxed move"),
     };
-    let spent = before.then(search.spent());
-    match &beam {
-        Some(beam) => spent.with(beam),
-        None => spent,
+    let mut spent = before.then(search.spent());
+    drop(search);
+    if let Some(beam) = &mut beam {
+        if verdict == Verdict::Unknown(Limit::Memory) {
+            // The full search's table is full, but the beams' memory is their own: they go on alone.
+            let before = beam.nodes();
+            if let Some(line) = beams_alone(beam, limits, cancel, start, spent.nodes) {
+                verdict = Verdict::Won(line);
+            }
+            spent.nodes += beam.nodes() - before;
+        }
+        spent = spent.with(beam);
     }
-    .report(verdict, start)
+    spent.report(verdict, start)
+}
+
+/// Runs the beams with nothing beside them, `nodes` spent already, until one wins (its line), no wider beam fits
+/// in their memory, or a limit is reached (`None`).
+fn beams_alone(
+    beam: &mut Beam,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    start: Instant,
+    nodes: u64,
+) -> Option<Vec<Move>> {
+    let first = beam.nodes();
+    while !beam.done() {
+        let spent = nodes + beam.nodes() - first;
+        if cancel.load(Ordering::Relaxed)
+            || limits.time.is_some_and(|t| start.elapsed() >= t)
+            || limits.nodes.is_some_and(|n| spent >= n)
+        {
+            return None;
+        }
+        if let Some(line) = beam.advance(CHECK_EVERY) {
+            return Some(line);
+        }
+    }
+    None
 }
 
 /// A pass before the full search.
