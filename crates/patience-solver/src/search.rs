@@ -919,6 +919,32 @@ pub(crate) fn take(
 mod tests {
     use super::*;
 
+    /// Once the full search's table is full the beams go on alone: they stop at a node limit, and given no limit
+    /// they win Four Seasons deal 13 (undecided after 60 s of the depth-first passes) by a line that replays.
+    #[test]
+    fn the_beams_go_on_alone_until_they_win_or_a_limit_is_reached() {
+        let rules = patience_core::builtin::rules("four-seasons").expect("a built-in game");
+        let deal = Position::deal(&rules, 13).expect("a deal");
+        let pruning = Pruning::for_rules(&rules);
+        let mut beam = Beam::new(&rules, &deal, KeyShape::new(&rules), pruning, 16 << 20);
+        let cancel = AtomicBool::new(false);
+        let cut = Limits {
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(
+            beams_alone(&mut beam, &cut, &cancel, Instant::now(), 0),
+            None
+        );
+        let line =
+            beams_alone(&mut beam, &Limits::default(), &cancel, Instant::now(), 0).expect("a win");
+        let mut position = deal;
+        for &mv in &line {
+            position.play(&rules, mv).expect("a legal move");
+        }
+        assert!(position.is_won());
+    }
+
     /// Runs `search` from `position` alone: no beam beside it, nothing cancelled.
     fn run_alone(search: &mut Search, position: &Position, limits: &Limits) -> Outcome {
         search.run(
