@@ -197,8 +197,9 @@ fn run(
         }
         // The full search's time goes to proofs of loss, which the beams cannot shorten: one node in nine for the
         // beams beside it cost Canfield deals 101 and 43 a quarter more time (10.9 s and 4.8 s against 8.0 s and
-        // 3.8 s), and even one in 33 cost deals 399 and 812, lost, 6 to 15 % (a mean of 0.63 s a deal over
-        // 1..1000 at 60 s against 0.54 s). With a limit, the beams had their share beside the passes before it;
+        // 3.8 s), and even one in 33 cost deals 399 and 812, lost, 6 to 15 % (with the order-of-play check then
+        // worked out in the beams too, deals 1..1000 at 60 s took 0.63 s a deal against 0.55 s without either).
+        // With a limit, the beams had their share beside the passes before it;
         // with none, the full search may run for minutes, and the beams go on beside it, one node in 33.
         beam.share = BEAM_SHARE_BESIDE_FULL_SEARCH;
     }
