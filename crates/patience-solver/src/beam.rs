@@ -21,7 +21,7 @@ use patience_core::{Move, Pile, Position, RuleSet};
 
 use crate::key::KeyShape;
 use crate::prune::Pruning;
-use crate::search::{stock_plays, take, Step};
+use crate::search::{legal_steps, take, Step};
 use crate::table::Table;
 
 /// The beams take one node for every this many a pass before the full search takes.
@@ -218,14 +218,7 @@ impl<'a> Beam<'a> {
         let macros = self.pruning.stock_macros
             && position.redeals_left().is_none()
             && !position.choice_pending();
-        position.for_each_legal_move(self.rules, |mv| {
-            if !(macros && mv.is_stock_move()) {
-                steps.push(Step::now(mv));
-            }
-        });
-        if macros {
-            stock_plays(self.rules, position, steps, turned);
-        }
+        legal_steps(self.rules, position, macros, steps, turned);
     }
 
     /// Goes one depth down, keeping the best children met, or to a wider beam when none is left or the beam is too

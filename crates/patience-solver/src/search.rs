@@ -249,8 +249,7 @@ fn beams_alone(
     let first = beam.nodes();
     while !beam.done() {
         let spent = nodes + beam.nodes() - first;
-        if cancel.load(Ordering::Relaxed)
-            || limits.time.is_some_and(|t| start.elapsed() >= t)
+        if limit_reached(limits, cancel, start).is_some()
             || limits.nodes.is_some_and(|n| spent >= n)
         {
             return None;
@@ -568,7 +567,7 @@ impl<'a> Search<'a> {
         if root.is_won() {
             return Outcome::Verdict(Verdict::Won(Vec::new()));
         }
-        if let Some(limit) = self.limit_reached(limits, cancel, start) {
+        if let Some(limit) = limit_reached(limits, cancel, start) {
             return Outcome::Verdict(Verdict::Unknown(limit));
         }
         if self.pruning.dead_ends {
@@ -595,7 +594,7 @@ impl<'a> Search<'a> {
                         return Outcome::Verdict(Verdict::Won(line));
                     }
                 }
-                if let Some(limit) = self.limit_reached(limits, cancel, start) {
+                if let Some(limit) = limit_reached(limits, cancel, start) {
                     return Outcome::Verdict(Verdict::Unknown(limit));
                 }
             }
@@ -787,14 +786,7 @@ impl<'a> Search<'a> {
         }
         let steps = &mut frame.steps;
         let macros = self.pruning.stock_macros && !position.choice_pending();
-        position.for_each_legal_move(self.rules, |mv| {
-            if !(macros && mv.is_stock_move()) {
-                steps.push(Step::now(mv));
-            }
-        });
-        if macros {
-            stock_plays(self.rules, position, steps, &mut frame.turned);
-        }
+        legal_steps(self.rules, position, macros, steps, &mut frame.turned);
         match self.relaxation {
             Some(relaxation) if relaxation.next() == NextCard::AnyOfItsClass => {
                 let turned_to = &mut frame.turned;
@@ -853,22 +845,42 @@ impl<'a> Search<'a> {
             }
         });
     }
+}
 
-    fn limit_reached(&self, limits: &Limits, cancel: &AtomicBool, start: Instant) -> Option<Limit> {
-        if cancel.load(Ordering::Relaxed) {
-            return Some(Limit::Cancelled);
+/// The limit a search started at `start` has reached, of cancellation and time: nodes are counted where they are made.
+fn limit_reached(limits: &Limits, cancel: &AtomicBool, start: Instant) -> Option<Limit> {
+    if cancel.load(Ordering::Relaxed) {
+        return Some(Limit::Cancelled);
+    }
+    if limits.time.is_some_and(|t| start.elapsed() >= t) {
+        return Some(Limit::Time);
+    }
+    None
+}
+
+/// Every legal move from `position` as a step; with `macros`, the stock is not turned a draw at a time but to each
+/// of its cards that has a play (see [`stock_plays`]).
+pub(crate) fn legal_steps(
+    rules: &RuleSet,
+    position: Position,
+    macros: bool,
+    steps: &mut Vec<Step>,
+    turned_to: &mut Vec<Position>,
+) {
+    position.for_each_legal_move(rules, |mv| {
+        if !(macros && mv.is_stock_move()) {
+            steps.push(Step::now(mv));
         }
-        if limits.time.is_some_and(|t| start.elapsed() >= t) {
-            return Some(Limit::Time);
-        }
-        None
+    });
+    if macros {
+        stock_plays(rules, position, steps, turned_to);
     }
 }
 
 /// The plays of the waste's top card at every state the stock can be turned to from `position`: to the end
 /// of the stock and through every redeal allowed; with unlimited redeals, through one whole pass after the
 /// first redeal, after which the passes repeat.
-pub(crate) fn stock_plays(
+fn stock_plays(
     rules: &RuleSet,
     position: Position,
     steps: &mut Vec<Step>,
