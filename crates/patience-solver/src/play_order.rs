@@ -2,11 +2,13 @@
 //! cards over others, the reserve gives its cards up one at a time, and a card goes into the tableau only onto a
 //! card that takes it or into a space.
 //!
+//! Take rules under which foundation cards never come back, and a position whose base rank is known.
+//!
 //! # Held cards
-//! Take rules under which foundation cards never come back and only whole tableau piles move (with, at most, the
-//! top card alone from a pile of exactly `k` cards, Foster's rule), and a position whose base rank is known. Say a
-//! card of a tableau pile is *held* when it lies at index `k` or more from the pile's bottom (index 1 or more when
-//! no top card moves alone). A held card `y` over a card `x` goes to its foundation before `x` leaves the pile.
+//! Where only whole tableau piles move (with, at most, the top card alone from a pile of exactly `k` cards,
+//! Foster's rule), say a card of a tableau pile is *held* when it lies at index `k` or more from the pile's bottom
+//! (index 1 or more when no top card moves alone). A held card `y` over a card `x` goes to its foundation before
+//! `x` leaves the pile.
 //!
 //! Proof. A tableau card leaves its pile only as its top card to a foundation, or in a move of the whole pile,
 //! which keeps the order of the cards in it, or alone from a pile of exactly `k` cards. Cards are only ever added
@@ -14,81 +16,113 @@
 //! stays in a tableau pile: `y` stays at index `k` or more, can never be the top card of a pile of exactly `k`,
 //! and never moves alone but to its foundation. So `x` stays under `y` until `y` goes to its foundation.
 //!
+//! # Cards that leave only onto a card that takes them
+//! A tableau card `c` lying on a card `b` leaves it only to its foundation (from the top of its pile), or in a
+//! move of cards from its pile: the top card alone, a run (where runs move) or the whole pile. A move taking cards
+//! from under `b` takes `c` with `b`, and one taking cards from over `c` leaves it on `b`; one that takes `c` from
+//! `b` puts it on the top card of another pile, which takes it, or into a space, where the tableau fills spaces.
+//! Where only the top card moves alone (or the whole pile, which takes `b` too), `c` must be the top card of its
+//! pile first. And no card comes between `b` and `c`: cards are added only on top of a pile, or under a pile moved
+//! whole.
+//!
 //! # The rule
-//! Work out, from the position, facts of four kinds, each of which only ever becomes true, adding them until none
+//! Work out, from the position, facts of five kinds, each of which only ever becomes true, adding them until none
 //! is added:
+//! - *at the top*: a tableau card may have been the top card of its pile: it is, or the card that lies on it may
+//!   have left it: gone up, or, unless it is held, been moved onto a card that takes it, that is a card that may
+//!   have been at the top of a pile or put in the tableau, or into a space where the tableau fills spaces and a
+//!   space may have appeared; from the top of its pile, unless runs move.
 //! - *up*: a card may have gone to its foundation. The next card of a suit goes up when its suit's cards before it
-//!   are up and it is free: a tableau card with every held card over it up; a reserve card with every card over it
-//!   gone from the reserve (up, or put in the tableau); a card of the stock or the waste; or a card put in the
-//!   tableau (below).
+//!   are up and it is free: a tableau card that may have been at the top of its pile; a reserve card with every
+//!   card over it gone from the reserve (up, or put in the tableau); a card of the stock or the waste; or a card put
+//!   in the tableau (below).
 //! - *put in the tableau*: a card of the stock or the waste, or a reserve card with every card over it gone, may
 //!   have been put in the tableau, when a space may have appeared or a card it may be built on may have been at
-//!   the top of a pile: a tableau card with every held card over it up (and, once every held card of its pile is
-//!   up, the unheld cards under them), or a card put in the tableau.
-//! - *a space*: a pile may have been empty: it is empty, or its bottom card, every held card over it up, may have
-//!   gone up, or its bottom card may be built on a card that may have been at the top of a pile (the whole pile
-//!   moving onto it).
+//!   the top of a pile or put in the tableau.
+//! - *a space*: a pile may have been empty: it is empty, or its bottom card may have gone up, or may have moved
+//!   with the cards over it onto a card that may have been at the top of a pile or put in the tableau (from the
+//!   top of its pile, where only the top card moves).
 //!
 //! The position is lost if some card never goes up.
 //!
 //! Proof. Take a line from the position that wins, and follow it move by move: every card that goes up in it goes
 //! up among the facts, every card it puts in the tableau from the stock, the waste or the reserve is put there
-//! among the facts, every card at the top of a pile in it is a tableau card with its held cards up or a card put
-//! there, and every space in it is a space among the facts. A card goes up from the top of a pile (so nothing is
-//! over it, and by the section above every held card that was over it is up), from the top of the reserve (every
-//! card over it has gone: up, or into the tableau), or from the waste; its suit's earlier cards are up before it.
-//! A card goes into the tableau onto the top card of a pile, which takes it, or into a space. A tableau card comes
-//! to the top of its pile only once the cards over it have gone, the held ones to their foundations, and cards
-//! put on top are cards put in the tableau. A pile empties when its last card goes up (its bottom card, or a card
-//! put in the tableau after the pile was empty before) or moves away with the whole pile, onto a card at the top
-//! of another pile or into a space that was there already; Foster's single card leaving a pile of two leaves the
-//! bottom card behind. So the line never does what the facts do not allow, and since it sends every card up, the
-//! facts do too. The facts leave out what the line forbids (a card both up and put in the tableau, a card covered
-//! by the cards put on it), so they may send up cards that no line can: the rule then says nothing.
+//! among the facts, every card at the top of a pile in it is a tableau card at the top among the facts or a card
+//! put there, and every space in it is a space among the facts. A card goes up from the top of a pile, from the
+//! top of the reserve (every card over it has gone: up, or into the tableau), or from the waste; its suit's earlier
+//! cards are up before it. A card goes into the tableau onto the top card of a pile, which takes it, or into a
+//! space. A tableau card of the position comes to the top of its pile only once the card that lay on it has left
+//! it, as the two sections above allow (a held card only to its foundation), and cards put on top later are cards
+//! put in the tableau. A pile empties when its last card goes up (its bottom card, or a card put in the tableau
+//! after the pile was empty before) or moves away with the cards over it, onto a card at the top of another pile
+//! or into a space that was there already; Foster's single card leaving a pile of two leaves the bottom card
+//! behind. So the line never does what the facts do not allow, and since it sends every card up, the facts do
+//! too. The facts leave out what the line forbids (a card both up and put in the tableau, a card covered by the
+//! cards put on it, a card moved onto one that has gone up), so they may send up cards that no line can: the rule
+//! then says nothing.
 //!
-//! With the reserve left out, the rule is about held cards alone, and whether every card can go up is found by
-//! sending the cards up one after another, any card whose predecessors are up: a cycle of cards each waiting for
-//! the next (held over it, or before it in its suit) is what stops it. In whole-pile Canfield, where the rank order
-//! wraps, a pile may run past the base rank and put a card over one of its suit that the foundation takes
-//! earlier: the full search of Canfield deal 7 went through millions of such positions, piles built round the
-//! ranks two or three times, and 98 % of those it entered in 20 s are lost by the held cards alone. The reserve
-//! adds positions whose reserve top can go nowhere (every card it may be built on up, and no pile able to empty)
-//! while the cards under it are needed: on Canfield deals 290 and 18, lost, it cut the nodes from 117 and 115
-//! million to 65 and 68 million.
+//! Where only whole piles move and the reserve is left out, the rule is about held cards alone, and whether every
+//! card can go up is found by sending the cards up one after another, any card whose predecessors are up: a cycle
+//! of cards each waiting for the next (held over it, or before it in its suit) is what stops it. In whole-pile
+//! Canfield, where the rank order wraps, a pile may run past the base rank and put a card over one of its suit
+//! that the foundation takes earlier: the full search of Canfield deal 7 went through millions of such positions,
+//! piles built round the ranks two or three times, and 98 % of those it entered in 20 s are lost by the held cards
+//! alone. The reserve adds positions whose reserve top can go nowhere (every card it may be built on up, and no
+//! pile able to empty) while the cards under it are needed: on Canfield deals 290 and 18, lost, it cut the nodes
+//! from 117 and 115 million to 65 and 68 million. Where cards move alone or in runs, what stops the foundations
+//! is a card that can go nowhere but up while the card under it is needed first: in Chameleon, once three cards
+//! of the base rank are up, a card of the rank below on the fourth stays there until its own suit is done.
 
-use patience_core::rules::{Base, Build, Moves, RankOrder, MAX_RESERVE, MAX_TABLEAU};
+use patience_core::rules::{Base, Build, Moves, RankOrder, Source, MAX_RESERVE};
 use patience_core::{Card, Pile, Position, Rank, RuleSet};
 
 /// The rule for one rule set.
 #[derive(Debug, Clone, Copy)]
 pub struct PlayOrder {
-    /// The least index from the bottom of a pile at which a card is held: it never moves alone but to its
-    /// foundation.
-    held_from: usize,
+    /// Where only whole piles move, the least index from the bottom of a pile at which a card is held: it never
+    /// moves alone but to its foundation. `None` where a card may move alone or with the cards over it.
+    held_from: Option<usize>,
+    /// How a card leaves the card under it, other than to its foundation or with it.
+    moves: Moves,
+    /// Whether a space may be filled from the tableau.
+    spaces_from_tableau: bool,
 }
 
 impl PlayOrder {
-    /// The rule, if these rules allow it: foundation cards never come back, only whole tableau piles move, or the
-    /// top card alone from a pile of a given size, and a card may be built on one its foundation does not take
-    /// next after it. Building in suit, each card one below the other in the foundations' own order (from the base
-    /// rank, no wrap: Storehouse), only ever puts a card over the one its foundation takes next, so held cards
-    /// never stop the foundations; there the rule is left out, since what is left of it, the reserve, is not worth
-    /// its cost (Storehouse deal 121 took 8 % longer with the held cards alone, and every Storehouse deal of
-    /// 1..200 is decided within 0.5 s without it).
+    /// The rule, if these rules allow it: foundation cards never come back, and a card may be built on one its
+    /// foundation does not take next after it. Building in suit, each card one below the other in the
+    /// foundations' own order (from the base rank, no wrap: Storehouse), only ever puts a card over the one its
+    /// foundation takes next, so held cards never stop the foundations; there the rule is left out, since what is
+    /// left of it, the reserve, is not worth its cost (Storehouse deal 121 took 8 % longer with the held cards
+    /// alone, and every Storehouse deal of 1..200 is decided within 0.5 s without it).
     pub fn for_rules(rules: &RuleSet) -> Option<PlayOrder> {
         let in_foundation_order = rules.tableau.build == Build::SameSuit
             && (rules.tableau.order == RankOrder::FromBase
                 || (rules.tableau.order == RankOrder::Natural
                     && rules.foundations.base == Base::Rank(Rank::ACE)));
-        (!rules.foundations.cards_go_back
-            && rules.tableau.moves == Moves::WholePile
-            && !in_foundation_order)
-            .then(|| PlayOrder {
-                held_from: rules
+        let spaces = &rules.tableau.spaces;
+        let spaces_from_tableau = spaces
+            .at_will
+            .iter()
+            .chain(spaces.at_will_once_reserve_empty.iter().flatten())
+            .any(|&source| source == Source::Tableau);
+        let moves = rules.tableau.moves;
+        (!rules.foundations.cards_go_back && !in_foundation_order).then(|| PlayOrder {
+            held_from: (moves == Moves::WholePile).then(|| {
+                rules
                     .tableau
                     .top_card_from_piles_of
-                    .map_or(1, |k| usize::from(k).max(1)),
-            })
+                    .map_or(1, |k| usize::from(k).max(1))
+            }),
+            moves,
+            spaces_from_tableau,
+        })
+    }
+
+    /// Whether only whole piles move, so that every card but those at the bottom of a pile is held wherever the
+    /// foundations stand.
+    pub fn whole_piles(&self) -> bool {
+        self.held_from.is_some()
     }
 
     /// Whether `position` is lost by the rule in the module documentation.
@@ -96,33 +130,33 @@ impl PlayOrder {
         if position.base_rank().is_none() || position.choice_pending() {
             return false;
         }
-        Fixpoint::new(self.held_from, rules, position).lost()
+        Fixpoint::new(*self, rules, position).lost()
     }
 }
 
-/// Where a card lies in the position the rule looks at.
-#[derive(Debug, Clone, Copy)]
-enum Place {
-    /// A tableau pile and the index from its bottom.
-    Tableau(u8, u8),
-    /// A reserve pile and the index from its bottom.
-    Reserve(u8, u8),
-    /// The stock or the waste (or the foundations, which the rule never asks about).
-    Elsewhere,
-}
+/// No card: under a pile's bottom card.
+const NO_CARD: u8 = 64;
 
 /// What may happen from a position, worked out as in the module documentation: every fact only ever becomes
 /// true, so the facts are added until none is.
 struct Fixpoint<'a> {
     rules: &'a RuleSet,
     position: &'a Position,
-    held_from: usize,
-    /// The cards of each tableau pile and each reserve pile, bottom to top.
-    tableau: [&'a [u8]; MAX_TABLEAU],
+    rule: PlayOrder,
+    /// The card under each tableau card ([`NO_CARD`] under a pile's bottom card, and for cards elsewhere).
+    under: [u8; 64],
+    /// The tableau cards, those at the bottom of their piles, and those held on the card under them.
+    tableau: u64,
+    bottoms: u64,
+    held: u64,
+    /// Tableau cards that may have been at the top of their piles, and those that may have left the card under
+    /// them.
+    reached: u64,
+    gone: u64,
+    /// The cards of each reserve pile, bottom to top, all of them, and where each lies: its pile and index.
     reserve: [&'a [u8]; MAX_RESERVE],
-    place: [Place; 64],
-    /// Of each tableau pile, the held cards below this index may still be there; those at it and above are up.
-    held_left: [usize; MAX_TABLEAU],
+    reserve_cards: u64,
+    in_reserve: [(u8, u8); 64],
     /// Of each reserve pile, the cards below this index may still be there.
     reserve_left: [usize; MAX_RESERVE],
     /// Cards that may have gone to their foundations, and each foundation's next card by its place in order.
@@ -140,15 +174,20 @@ struct Fixpoint<'a> {
 }
 
 impl<'a> Fixpoint<'a> {
-    fn new(held_from: usize, rules: &'a RuleSet, position: &'a Position) -> Fixpoint<'a> {
+    fn new(rule: PlayOrder, rules: &'a RuleSet, position: &'a Position) -> Fixpoint<'a> {
         let mut fixpoint = Fixpoint {
             rules,
             position,
-            held_from,
-            tableau: [&[]; MAX_TABLEAU],
+            rule,
+            under: [NO_CARD; 64],
+            tableau: 0,
+            bottoms: 0,
+            held: 0,
+            reached: 0,
+            gone: 0,
             reserve: [&[]; MAX_RESERVE],
-            place: [Place::Elsewhere; 64],
-            held_left: [0; MAX_TABLEAU],
+            reserve_cards: 0,
+            in_reserve: [(0, 0); 64],
             reserve_left: [0; MAX_RESERVE],
             up: 0,
             next: [0, 1, 2, 3].map(|s| position.foundation_len(s)),
@@ -159,19 +198,28 @@ impl<'a> Fixpoint<'a> {
         };
         for p in 0..position.tableau_piles() {
             let cards = position.pile(Pile::Tableau(p as u8));
-            fixpoint.tableau[p] = cards;
-            for (i, &c) in cards.iter().enumerate() {
-                fixpoint.place[usize::from(c)] = Place::Tableau(p as u8, i as u8);
+            let Some((&top, _)) = cards.split_last() else {
+                fixpoint.space = true;
+                continue;
+            };
+            fixpoint.bottoms |= 1 << cards[0];
+            for (i, &card) in cards.iter().enumerate() {
+                fixpoint.tableau |= 1 << card;
+                if i > 0 {
+                    fixpoint.under[usize::from(card)] = cards[i - 1];
+                    if rule.held_from.is_some_and(|from| i >= from) {
+                        fixpoint.held |= 1 << card;
+                    }
+                }
             }
-            fixpoint.held_left[p] = cards.len().max(held_from);
-            fixpoint.space |= cards.is_empty();
-            fixpoint.expose(p);
+            fixpoint.reach(top);
         }
         for r in 0..position.reserve_piles() {
             let cards = position.pile(Pile::Reserve(r as u8));
             fixpoint.reserve[r] = cards;
             for (i, &c) in cards.iter().enumerate() {
-                fixpoint.place[usize::from(c)] = Place::Reserve(r as u8, i as u8);
+                fixpoint.reserve_cards |= 1 << c;
+                fixpoint.in_reserve[usize::from(c)] = (r as u8, i as u8);
             }
             fixpoint.reserve_left[r] = cards.len();
         }
@@ -185,17 +233,20 @@ impl<'a> Fixpoint<'a> {
             self.loose |= self.position.pile(pile).iter().fold(0, |m, &c| m | 1 << c);
         }
         loop {
-            let mut changed = false;
+            let mut changed = self.uncover();
             for suit in 0..4 {
                 while self.next[suit] < ranks && self.goes_up(suit) {
                     self.next[suit] += 1;
                     changed = true;
                 }
             }
-            // Once no reserve card waits, what may be put in the tableau, and spaces, decide nothing more: cards of
-            // the stock and the waste may go up whenever their turn comes.
+            // Once no reserve card waits and every tableau card not held has left the card under it, what may be
+            // put in the tableau, and spaces, decide nothing more: cards of the stock and the waste may go up
+            // whenever their turn comes.
             let reserve_piles = self.position.reserve_piles();
-            if self.reserve_left[..reserve_piles].iter().any(|&n| n > 0) {
+            let waiting = self.reserve_left[..reserve_piles].iter().any(|&n| n > 0)
+                || self.tableau & !self.bottoms & !self.held & !self.gone != 0;
+            if waiting {
                 for r in 0..reserve_piles {
                     while let Some(i) = self.reserve_left[r].checked_sub(1) {
                         let card = self.reserve[r][i];
@@ -217,14 +268,14 @@ impl<'a> Fixpoint<'a> {
                     changed = true;
                 }
                 if !self.space {
-                    // A pile empties when its bottom card goes up, every held card over it up already, or moves
-                    // with the whole pile onto another.
-                    self.space = (0..self.position.tableau_piles()).any(|p| {
-                        self.tableau[p].first().is_none_or(|&bottom| {
-                            (self.held_left[p] <= self.held_from && self.up >> bottom & 1 == 1)
-                                || self.takes >> bottom & 1 == 1
-                        })
-                    });
+                    // A pile empties when its bottom card goes up, or moves with the cards over it onto another
+                    // (from the top, where only the top card moves).
+                    let moving = if self.rule.moves == Moves::Top {
+                        self.reached
+                    } else {
+                        !0
+                    };
+                    self.space = self.bottoms & (self.up | self.takes & moving) != 0;
                     changed |= self.space;
                 }
             }
@@ -234,37 +285,72 @@ impl<'a> Fixpoint<'a> {
         }
     }
 
+    /// Adds the tableau cards that may have left the card under them, and so the cards under them that may have
+    /// been at the top: whether any was added. A held card leaves only to its foundation; another one, onto a
+    /// card that takes it or, where the tableau fills spaces, into a space, with the cards over it where runs
+    /// move, else from the top of its pile.
+    fn uncover(&mut self) -> bool {
+        let mut changed = false;
+        loop {
+            let onto = if self.space && self.rule.spaces_from_tableau {
+                !0
+            } else {
+                self.takes
+            };
+            let moving = if self.rule.moves == Moves::AnyRun {
+                !0
+            } else {
+                self.reached
+            };
+            let mut leaving = (self.up | (onto & moving & !self.held)) & self.tableau & !self.gone;
+            if leaving == 0 {
+                return changed;
+            }
+            self.gone |= leaving;
+            while leaving != 0 {
+                let card = leaving.trailing_zeros() as usize;
+                leaving &= leaving - 1;
+                let below = self.under[card];
+                if below != NO_CARD {
+                    changed |= self.reach(below);
+                }
+            }
+        }
+    }
+
+    /// Notes that tableau card `card` may have been at the top of its pile: whether that is new.
+    fn reach(&mut self, card: u8) -> bool {
+        if self.reached >> card & 1 == 1 {
+            return false;
+        }
+        self.reached |= 1 << card;
+        self.takes |= self.built_on(card);
+        true
+    }
+
     /// Sends the next card of `suit` up if it may go: whether it went.
     fn goes_up(&mut self, suit: usize) -> bool {
         let Some(card) = self.position.foundation_card(suit, self.next[suit]) else {
             return false;
         };
         let c = usize::from(card.index());
-        let placed = self.placed >> c & 1 == 1;
-        match self.place[c] {
-            _ if placed => {}
-            Place::Tableau(p, i) => {
-                let (p, i) = (usize::from(p), usize::from(i));
-                // Every held card over it must be up: those at `max(i + 1, held_from)` and above.
-                if self.held_left[p] > (i + 1).max(self.held_from) {
+        let bit = 1u64 << c;
+        if self.placed & bit == 0 {
+            if self.tableau & bit != 0 {
+                if self.reached & bit == 0 {
                     return false;
                 }
-                if i >= self.held_from {
-                    self.held_left[p] = i;
-                    self.expose(p);
-                }
-            }
-            Place::Reserve(r, i) => {
+            } else if self.reserve_cards & bit != 0 {
+                let (r, i) = self.in_reserve[c];
                 let (r, i) = (usize::from(r), usize::from(i));
                 if self.reserve_left[r] != i + 1 {
                     return false;
                 }
                 self.reserve_left[r] = i;
-                self.loose |= 1 << c;
+                self.loose |= bit;
             }
-            Place::Elsewhere => {}
         }
-        self.up |= 1 << c;
+        self.up |= bit;
         true
     }
 
@@ -277,21 +363,6 @@ impl<'a> Fixpoint<'a> {
     fn place_card(&mut self, card: u8) {
         self.placed |= 1 << card;
         self.takes |= self.built_on(card);
-    }
-
-    /// Counts in what the cards of tableau pile `p` that may be at its top take: the top held card still there,
-    /// and, once every held card is up, the cards under them.
-    fn expose(&mut self, p: usize) {
-        let cards = self.tableau[p];
-        let left = self.held_left[p].min(cards.len());
-        let lowest = if self.held_left[p] <= self.held_from {
-            0
-        } else {
-            left.saturating_sub(1)
-        };
-        for &card in &cards[lowest..left] {
-            self.takes |= self.built_on(card);
-        }
     }
 
     /// The cards that may be built on `card`.

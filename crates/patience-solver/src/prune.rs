@@ -45,8 +45,8 @@
 //! and searched no further: the rule and its proof are in [`crate::dead_end`].
 //!
 //! # No order of play
-//! Where only whole tableau piles move, a position whose tableau allows no order of play to the foundations is
-//! lost, and searched no further: the rule and its proof are in [`crate::play_order`].
+//! Where foundation cards never come back, a position whose tableau and reserve allow no order of play to the
+//! foundations is lost, and searched no further: the rule and its proof are in [`crate::play_order`].
 //!
 //! # Stock macro-moves
 //! Instead of one draw at a time, the search takes as one step "turn the stock until card X is on the waste, then
