@@ -159,6 +159,9 @@ struct Fixpoint<'a> {
     in_reserve: [(u8, u8); 64],
     /// Of each reserve pile, the cards below this index may still be there.
     reserve_left: [usize; MAX_RESERVE],
+    /// The base rank's index, and the ranks of the pack.
+    base: usize,
+    ranks: usize,
     /// Cards that may have gone to their foundations, and each foundation's next card by its place in order.
     up: u64,
     next: [usize; 4],
@@ -189,6 +192,10 @@ impl<'a> Fixpoint<'a> {
             reserve_cards: 0,
             in_reserve: [(0, 0); 64],
             reserve_left: [0; MAX_RESERVE],
+            base: position
+                .base_rank()
+                .map_or(0, |rank| usize::from(rank.index())),
+            ranks: usize::from(position.ranks()),
             up: 0,
             next: [0, 1, 2, 3].map(|s| position.foundation_len(s)),
             loose: 0,
@@ -228,7 +235,7 @@ impl<'a> Fixpoint<'a> {
 
     /// Whether some card can never go up.
     fn lost(mut self) -> bool {
-        let ranks = usize::from(self.position.ranks());
+        let ranks = self.ranks;
         for pile in [Pile::Stock, Pile::Waste] {
             self.loose |= self.position.pile(pile).iter().fold(0, |m, &c| m | 1 << c);
         }
@@ -330,10 +337,15 @@ impl<'a> Fixpoint<'a> {
 
     /// Sends the next card of `suit` up if it may go: whether it went.
     fn goes_up(&mut self, suit: usize) -> bool {
-        let Some(card) = self.position.foundation_card(suit, self.next[suit]) else {
-            return false;
+        // The card `next[suit]` places above the base rank, round the corner: no division, since this runs for
+        // every suit at every round of the facts.
+        let rank = self.base + self.next[suit];
+        let rank = if rank >= self.ranks {
+            rank - self.ranks
+        } else {
+            rank
         };
-        let c = usize::from(card.index());
+        let c = suit * 13 + rank;
         let bit = 1u64 << c;
         if self.placed & bit == 0 {
             if self.tableau & bit != 0 {
