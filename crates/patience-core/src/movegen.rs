@@ -222,23 +222,6 @@ impl Position {
         lower.and_then(Rank::new)
     }
 
-    /// The rank one above `lower` in the tableau's rank order, if a card of rank `lower` may be built on one: the
-    /// converse of [`Position::rank_below`].
-    #[inline]
-    fn rank_above(&self, order: RankOrder, lower: Rank) -> Option<Rank> {
-        let ranks = self.ranks();
-        let lower = lower.index();
-        let wrapped = if lower + 1 == ranks { 0 } else { lower + 1 };
-        let upper = match (order, self.base_rank()) {
-            (RankOrder::Circular, _) => Some(wrapped),
-            (RankOrder::FromBase, Some(base)) => (wrapped != base.index()).then_some(wrapped),
-            (RankOrder::Natural | RankOrder::FromBase, _) => {
-                (lower + 1 < ranks).then_some(lower + 1)
-            }
-        };
-        upper.and_then(Rank::new)
-    }
-
     /// What each tableau pile takes now, for one round of move generation.
     pub fn targets(&self, rules: &RuleSet) -> Targets {
         let (len, top) = self.tableau_tops();
@@ -280,16 +263,6 @@ impl Position {
         };
         let of_rank = RANK_ONE_PER_SUIT << lower.index();
         of_rank & suits_taken(rules.tableau.build, onto.suit())
-    }
-
-    /// The cards `card` may be built on in the tableau, as a bit set by card index: the converse of
-    /// [`Position::cards_built_on`] (building is symmetric in the suits).
-    #[inline]
-    pub fn cards_taking(&self, rules: &RuleSet, card: Card) -> u64 {
-        let Some(upper) = self.rank_above(rules.tableau.order, card.rank()) else {
-            return 0;
-        };
-        (RANK_ONE_PER_SUIT << upper.index()) & suits_taken(rules.tableau.build, card.suit())
     }
 
     /// Emits the moves of `count` cards (bottom card `card`) from `from` to each tableau pile that takes them,

@@ -195,35 +195,3 @@ proptest! {
         }
     }
 }
-
-/// `cards_taking` is the converse of `cards_built_on`, for every game, whatever the base rank, in the full pack and
-/// in packs of fewer ranks (where the rank order wraps sooner).
-#[test]
-fn the_cards_a_card_is_built_on_are_those_built_on_by_it() {
-    for rules in all_rules() {
-        for ranks in [13, 5, 3] {
-            let mut rules = rules.clone();
-            rules.pack.ranks = ranks;
-            for number in 1..=20 {
-                let Ok(p) = Position::deal(&rules, number) else {
-                    continue;
-                };
-                let pack = || {
-                    (0..52)
-                        .filter_map(Card::from_index)
-                        .filter(|c| c.rank().index() < ranks)
-                };
-                for lower in pack() {
-                    for upper in pack() {
-                        assert_eq!(
-                            p.cards_taking(&rules, lower) >> upper.index() & 1,
-                            p.cards_built_on(&rules, upper) >> lower.index() & 1,
-                            "{} deal {number}, {ranks} ranks: {lower} on {upper}",
-                            rules.id
-                        );
-                    }
-                }
-            }
-        }
-    }
-}

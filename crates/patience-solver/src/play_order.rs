@@ -26,7 +26,7 @@
 //! whole.
 //!
 //! # The rule
-//! Work out, from the position, facts of five kinds, each of which only ever becomes true, adding them until none
+//! Work out, from the position, facts of these kinds, each of which only ever becomes true, adding them until none
 //! is added:
 //! - *at the top*: a tableau card may have been the top card of its pile: it is, or the card that lies on it may
 //!   have left it: gone up, or, unless it is held, been moved onto a card that takes it, that is a card that may
