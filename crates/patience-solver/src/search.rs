@@ -1,5 +1,6 @@
 //! Depth-first search over positions, with a transposition table and the pruning proved for the rule set.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -377,6 +378,9 @@ const EARLY_PASS_NODES: u64 = 5_000_000;
 /// How many steps of a position are made and looked up together (see [`Search::look_ahead`]).
 const LOOK_AHEAD: usize = 4;
 
+/// The positions the order-of-play rule is worked out at before a search that finds none of them lost drops it.
+const PLAY_ORDER_TRIAL: u32 = 65_536;
+
 /// How often, in nodes, the limits are looked at.
 const CHECK_EVERY: u64 = 4096;
 
@@ -393,6 +397,8 @@ struct Search<'a> {
     marking: Option<Marking>,
     /// States earlier passes proved lost: a position in one is not searched.
     known_lost: Vec<LostStates>,
+    /// Positions the order-of-play rule worked out, none of them lost; `u32::MAX` once one was.
+    play_order_tried: Cell<u32>,
 }
 
 /// One level of the depth-first search: a position, the steps to its children in the order they are tried, the
@@ -467,6 +473,7 @@ impl<'a> Search<'a> {
             nodes,
             marking: None,
             known_lost: Vec::new(),
+            play_order_tried: Cell::new(0),
         }
     }
 
@@ -649,6 +656,28 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Whether the order-of-play rule (see [`crate::play_order`]) proves `position` lost. A search whose first
+    /// [`PLAY_ORDER_TRIAL`] positions worked out are none of them lost drops the rule: where the tableau fills its
+    /// spaces it seldom finds anything, and Four Seasons deal 8 worked it out at 985,000 positions, none lost, for
+    /// 2.56 s against 2.24 s without it. Chameleon deal 1, whose win needs the rule, is won with the same nodes
+    /// (53 positions lost among 199,000 worked out, against 283,000 without the trial), and deal 19 searches 10 %
+    /// more nodes a second, its searches finding none lost.
+    fn play_order_lost(&self, position: &Position) -> bool {
+        let Some(rule) = self.pruning.play_order else {
+            return false;
+        };
+        let tried = self.play_order_tried.get();
+        if tried == PLAY_ORDER_TRIAL {
+            return false;
+        }
+        let lost = rule.lost(self.rules, position);
+        if tried != u32::MAX {
+            self.play_order_tried
+                .set(if lost { u32::MAX } else { tried + 1 });
+        }
+        lost
+    }
+
     /// The outcome of a search stopped while entering the position at `depth`.
     fn stopped(&self, frames: &[Frame], depth: usize, stop: Stop) -> Outcome {
         match stop {
@@ -764,12 +793,7 @@ impl<'a> Search<'a> {
         // another, so it seldom makes lost a position whose parent was not (Canfield deal 290: 13 % of the time
         // went to the held cards alone when every position was worked out).
         let onto_tableau = via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)));
-        if onto_tableau
-            && self
-                .pruning
-                .play_order
-                .is_some_and(|rule| rule.lost(self.rules, &position))
-        {
+        if onto_tableau && self.play_order_lost(&position) {
             return;
         }
         let safe = match self.relaxation {
