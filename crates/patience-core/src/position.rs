@@ -167,10 +167,18 @@ impl Position {
 
     /// The `i`-th card (from the bottom) of the foundation of suit index `suit`, whether it is there yet or not,
     /// once the base rank is known.
+    #[inline]
     pub fn foundation_card(&self, suit: usize, i: usize) -> Option<Card> {
         let base = self.base_rank()?;
-        let rank = Rank::new(((base.index() as usize + i) % self.ranks as usize) as u8)?;
-        Some(Card::new(Suit::from_index(suit), rank))
+        let (rank, ranks) = (base.index() as usize + i, self.ranks as usize);
+        // Round the corner by a subtraction where one does: the solver asks this for every suit at every round of
+        // its order-of-play facts, and a division there cost Canfield deal 399's proof 5 % of its time.
+        let rank = if rank < 2 * ranks {
+            rank - if rank >= ranks { ranks } else { 0 }
+        } else {
+            rank % ranks
+        };
+        Some(Card::new(Suit::from_index(suit), Rank::new(rank as u8)?))
     }
 
     /// The card the foundation of this suit takes next, if its base rank is known and it is not full.

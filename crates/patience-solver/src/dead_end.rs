@@ -557,6 +557,7 @@ mod tests {
                 let Some(groups) = Groups::new(&rules, &position) else {
                     continue;
                 };
+                // Every card of the pack: bits 0 to 51.
                 let sizes = groups.count(u64::MAX >> 12);
                 for _ in 0..3000 {
                     let mut must = [0u8; GROUPS];

@@ -153,15 +153,11 @@ struct Fixpoint<'a> {
     /// them.
     reached: u64,
     gone: u64,
-    /// The cards of each reserve pile, bottom to top, all of them, and where each lies: its pile and index.
+    /// The cards of each reserve pile, bottom to top, and where each reserve card lies: its pile and index.
     reserve: [&'a [u8]; MAX_RESERVE],
-    reserve_cards: u64,
-    in_reserve: [(u8, u8); 64],
+    in_reserve: [Option<(u8, u8)>; 64],
     /// Of each reserve pile, the cards below this index may still be there.
     reserve_left: [usize; MAX_RESERVE],
-    /// The base rank's index, and the ranks of the pack.
-    base: usize,
-    ranks: usize,
     /// Cards that may have gone to their foundations, and each foundation's next card by its place in order.
     up: u64,
     next: [usize; 4],
@@ -189,13 +185,8 @@ impl<'a> Fixpoint<'a> {
             reached: 0,
             gone: 0,
             reserve: [&[]; MAX_RESERVE],
-            reserve_cards: 0,
-            in_reserve: [(0, 0); 64],
+            in_reserve: [None; 64],
             reserve_left: [0; MAX_RESERVE],
-            base: position
-                .base_rank()
-                .map_or(0, |rank| usize::from(rank.index())),
-            ranks: usize::from(position.ranks()),
             up: 0,
             next: [0, 1, 2, 3].map(|s| position.foundation_len(s)),
             loose: 0,
@@ -225,8 +216,7 @@ impl<'a> Fixpoint<'a> {
             let cards = position.pile(Pile::Reserve(r as u8));
             fixpoint.reserve[r] = cards;
             for (i, &c) in cards.iter().enumerate() {
-                fixpoint.reserve_cards |= 1 << c;
-                fixpoint.in_reserve[usize::from(c)] = (r as u8, i as u8);
+                fixpoint.in_reserve[usize::from(c)] = Some((r as u8, i as u8));
             }
             fixpoint.reserve_left[r] = cards.len();
         }
@@ -235,7 +225,7 @@ impl<'a> Fixpoint<'a> {
 
     /// Whether some card can never go up.
     fn lost(mut self) -> bool {
-        let ranks = self.ranks;
+        let ranks = usize::from(self.position.ranks());
         for pile in [Pile::Stock, Pile::Waste] {
             self.loose |= self.position.pile(pile).iter().fold(0, |m, &c| m | 1 << c);
         }
@@ -337,23 +327,17 @@ impl<'a> Fixpoint<'a> {
 
     /// Sends the next card of `suit` up if it may go: whether it went.
     fn goes_up(&mut self, suit: usize) -> bool {
-        // The card `next[suit]` places above the base rank, round the corner: no division, since this runs for
-        // every suit at every round of the facts.
-        let rank = self.base + self.next[suit];
-        let rank = if rank >= self.ranks {
-            rank - self.ranks
-        } else {
-            rank
+        let Some(card) = self.position.foundation_card(suit, self.next[suit]) else {
+            return false;
         };
-        let c = suit * 13 + rank;
+        let c = usize::from(card.index());
         let bit = 1u64 << c;
         if self.placed & bit == 0 {
             if self.tableau & bit != 0 {
                 if self.reached & bit == 0 {
                     return false;
                 }
-            } else if self.reserve_cards & bit != 0 {
-                let (r, i) = self.in_reserve[c];
+            } else if let Some((r, i)) = self.in_reserve[c] {
                 let (r, i) = (usize::from(r), usize::from(i));
                 if self.reserve_left[r] != i + 1 {
                     return false;
