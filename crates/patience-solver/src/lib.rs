@@ -39,6 +39,7 @@ pub mod play_order;
 pub mod prune;
 pub mod relax;
 mod search;
+mod shorten;
 pub mod stats;
 mod table;
 

@@ -94,16 +94,17 @@ pub fn solve_with_cancel(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Report {
-    if position.choice_pending() {
-        return crate::choice_rounds::solve_each(
-            rules,
-            position,
-            limits,
-            cancel,
-            |child, share| run(rules, child, share, cancel, true),
-        );
+    let mut report = if position.choice_pending() {
+        crate::choice_rounds::solve_each(rules, position, limits, cancel, |child, share| {
+            run(rules, child, share, cancel, true)
+        })
+    } else {
+        run(rules, position, limits, cancel, true)
+    };
+    if let Verdict::Won(line) = &mut report.verdict {
+        *line = crate::shorten::shorten(rules, position, line);
     }
-    run(rules, position, limits, cancel, true)
+    report
 }
 
 fn run(
