@@ -81,17 +81,23 @@ pub struct DeadEnds {
 /// The entries of the layer cache.
 const LAYERS: usize = 1 << 16;
 
-/// The rule is dropped from a search where it does not pay, judged after this many lookups, or a quarter as many
-/// layers worked out:
-/// - when more than three layers in four are worked out (not found in the cache). Where positions are layers of
-///   their own, working one out costs about a second expansion of the position, more than the positions the rule
-///   cuts save: Storehouse deal 121, lost, works out a layer at every lookup, and takes 0.31 s without the rule,
-///   0.45 s with it, for 17 % fewer nodes. Where positions share layers, the share worked out stays under half
-///   from the first thousand lookups on, and falls (Chameleon deals 1 and 36, Four Seasons deal 1);
-/// - when fewer than one layer in 64 worked out is found lost: Four Seasons deal 5 finds none, and searched 3 to
-///   7 % fewer nodes a second with the rule than without. Chameleon deals 2, 6 and 36 find between one in seven
-///   and a half of their first thousand layers lost, Four Seasons deal 1 nine in ten.
-const TRIAL: u32 = 4096;
+/// The rule is dropped from a search where it does not pay:
+/// - when more than three layers in four are worked out (not found in the cache) after [`SHARED_TRIAL`]
+///   lookups. Where positions are layers of their own, working one out costs about a second expansion of the
+///   position, more than the positions the rule cuts save: Storehouse deal 121, lost, works out a layer at every
+///   lookup, and takes 0.31 s without the rule, 0.45 s with it, for 17 % fewer nodes. Where positions share
+///   layers, the share worked out stays under half from the first thousand lookups on, and falls (Chameleon deals
+///   1 and 36, Four Seasons deal 1);
+/// - when fewer than one layer in 64 worked out is found lost, after [`LOST_TRIAL`] worked out: Four Seasons deal
+///   5 finds none, and searched 3 to 7 % fewer nodes a second with the rule than without. Chameleon deals 2, 6 and
+///   36 find between one in seven and a half of their first thousand layers lost, Four Seasons deal 1 nine in ten.
+const LOST_TRIAL: u32 = 1024;
+
+/// See [`LOST_TRIAL`]. 4,096 until the rule counted the reserve as it gives its cards (session 15), which made a
+/// layer dearer to work out: Storehouse deals 53 and 135, lost within 0.01 s, took twice as long and more with
+/// it; with 256 they take as long as without the reserve's count, and Chameleon deals 6, 13, 15 and 36 search the
+/// same nodes.
+const SHARED_TRIAL: u32 = 256;
 
 impl DeadEnds {
     /// The rule for a search from `root`, if it applies: foundation cards never come back and every tableau pile
@@ -122,8 +128,8 @@ impl DeadEnds {
             return false;
         };
         let (looked_up, worked_out) = (self.looked_up.get(), self.worked_out.get());
-        if (looked_up >= TRIAL && worked_out > looked_up / 4 * 3)
-            || (worked_out >= TRIAL / 4 && self.found_lost.get() < worked_out / 64)
+        if (looked_up >= SHARED_TRIAL && worked_out > looked_up / 4 * 3)
+            || (worked_out >= LOST_TRIAL && self.found_lost.get() < worked_out / 64)
         {
             return false;
         }
