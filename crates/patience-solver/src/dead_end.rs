@@ -17,7 +17,9 @@
 //! only once the cards over it have gone too, and a foundation whose next card lies deep in the reserve takes
 //! none of its cards before the cards over it have gone. On Chameleon deal 36, lost, the relaxed pass proving it
 //! searched 1.5 million nodes with the first condition alone, 0.26 million with both; deal 13's proof went from
-//! 21 million nodes to 6.2 million.
+//! 21 million nodes to 6.2 million. Where every group is a single card (building in suit: Storehouse) the second
+//! condition is not worked out: there it cut Storehouse deals 53 and 135 by under 2 % of their nodes, and
+//! doubled their time in the searches' first 4,096 lookups, before the rule is dropped there.
 //!
 //! Proof. A line that wins empties the waste, so `w` comes to the top of it at some point; look at the first. A
 //! foundation takes its cards in order and never gives one back, and a card in the waste at `w` or under it has
@@ -81,23 +83,17 @@ pub struct DeadEnds {
 /// The entries of the layer cache.
 const LAYERS: usize = 1 << 16;
 
-/// The rule is dropped from a search where it does not pay:
-/// - when more than three layers in four are worked out (not found in the cache) after [`SHARED_TRIAL`]
-///   lookups. Where positions are layers of their own, working one out costs about a second expansion of the
-///   position, more than the positions the rule cuts save: Storehouse deal 121, lost, works out a layer at every
-///   lookup, and takes 0.31 s without the rule, 0.45 s with it, for 17 % fewer nodes. Where positions share
-///   layers, the share worked out stays under half from the first thousand lookups on, and falls (Chameleon deals
-///   1 and 36, Four Seasons deal 1);
-/// - when fewer than one layer in 64 worked out is found lost, after [`LOST_TRIAL`] worked out: Four Seasons deal
-///   5 finds none, and searched 3 to 7 % fewer nodes a second with the rule than without. Chameleon deals 2, 6 and
-///   36 find between one in seven and a half of their first thousand layers lost, Four Seasons deal 1 nine in ten.
-const LOST_TRIAL: u32 = 1024;
-
-/// See [`LOST_TRIAL`]. 4,096 until the rule counted the reserve as it gives its cards (session 15), which made a
-/// layer dearer to work out: Storehouse deals 53 and 135, lost within 0.01 s, took twice as long and more with
-/// it; with 256 they take as long as without the reserve's count, and Chameleon deals 6, 13, 15 and 36 search the
-/// same nodes.
-const SHARED_TRIAL: u32 = 256;
+/// The rule is dropped from a search where it does not pay, judged after this many lookups, or a quarter as many
+/// layers worked out:
+/// - when more than three layers in four are worked out (not found in the cache). Where positions are layers of
+///   their own, working one out costs about a second expansion of the position, more than the positions the rule
+///   cuts save: Storehouse deal 121, lost, works out a layer at every lookup, and takes 0.31 s without the rule,
+///   0.45 s with it, for 17 % fewer nodes. Where positions share layers, the share worked out stays under half
+///   from the first thousand lookups on, and falls (Chameleon deals 1 and 36, Four Seasons deal 1);
+/// - when fewer than one layer in 64 worked out is found lost: Four Seasons deal 5 finds none, and searched 3 to
+///   7 % fewer nodes a second with the rule than without. Chameleon deals 2, 6 and 36 find between one in seven
+///   and a half of their first thousand layers lost, Four Seasons deal 1 nine in ten.
+const TRIAL: u32 = 4096;
 
 impl DeadEnds {
     /// The rule for a search from `root`, if it applies: foundation cards never come back and every tableau pile
@@ -128,8 +124,8 @@ impl DeadEnds {
             return false;
         };
         let (looked_up, worked_out) = (self.looked_up.get(), self.worked_out.get());
-        if (looked_up >= SHARED_TRIAL && worked_out > looked_up / 4 * 3)
-            || (worked_out >= LOST_TRIAL && self.found_lost.get() < worked_out / 64)
+        if (looked_up >= TRIAL && worked_out > looked_up / 4 * 3)
+            || (worked_out >= TRIAL / 4 && self.found_lost.get() < worked_out / 64)
         {
             return false;
         }
@@ -235,17 +231,18 @@ fn buries_too_deep(groups: &Groups, position: &Position) -> bool {
         if runs.bound > piles
             && (runs.bound > piles + may_total
                 || groups.fewest_runs_exceed(&runs.must, runs.bound, &may, piles)
-                || (0..position.reserve_piles() as u8).any(|r| {
-                    let reserve = position.pile(Pile::Reserve(r));
-                    gives_too_few(
-                        groups,
-                        (&runs, held),
-                        (&may, may_total),
-                        (&coming, first_deep),
-                        reserve,
-                        piles,
-                    )
-                }))
+                || (groups.shared
+                    && (0..position.reserve_piles() as u8).any(|r| {
+                        let reserve = position.pile(Pile::Reserve(r));
+                        gives_too_few(
+                            groups,
+                            (&runs, held),
+                            (&may, may_total),
+                            (&coming, first_deep),
+                            reserve,
+                            piles,
+                        )
+                    })))
         {
             return true;
         }
@@ -414,6 +411,8 @@ struct Groups {
     below: [Option<u8>; GROUPS],
     /// Each group on which another is built, and that group, lane by lane from the top.
     edges: Vec<(u8, u8)>,
+    /// Whether some group holds more than one card.
+    shared: bool,
 }
 
 impl Groups {
@@ -472,6 +471,7 @@ impl Groups {
         Some(Groups {
             group,
             edges,
+            shared: members.iter().any(|m| m.count_ones() > 1),
             lanes,
             above: above.map(|a| a.map(|g| g as u8)),
             below: below.map(|b| b.map(|g| g as u8)),
