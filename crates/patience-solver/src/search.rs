@@ -1,7 +1,6 @@
 //! Depth-first search over positions, with a transposition table and the pruning proved for the rule set.
 
 use std::cell::Cell;
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -161,12 +160,10 @@ fn run(
         // deal 20, won by the second in 0.12 s, undecided by the first after 2.5 s).
         let streamlined_by_state =
             placing.map(|relaxation| Pass::Streamlined(KeyShape::relaxed(rules, relaxation)));
-        let mut passes: VecDeque<Pass> = relaxed
+        let passes = relaxed
             .chain(streamlined_by_state)
-            .chain([Pass::Streamlined(shape)])
-            .collect();
-        let mut repeated = false;
-        while let Some(pass) = passes.pop_front() {
+            .chain([Pass::Streamlined(shape)]);
+        for pass in passes {
             let mut pass_limits = early_pass_limits(limits, before.nodes, start);
             let marks = matches!(pass, Pass::Relaxed(_));
             pass_limits.memory_bytes = memory_left(limits, &lost, marks);
@@ -197,19 +194,6 @@ fn run(
             }
             let outcome = search.run(position, &pass_limits, cancel, start, Some(beam));
             before = before.then(search.spent());
-            // The laxer relaxed pass, cut off at its share, is searched once more before the other: skipping every
-            // state it proved lost, it goes on about where it stopped, in the game whose losses come sooner, where
-            // the other relaxed game would search a larger space from the start. Chameleon deals 1..100 at 10 s a
-            // deal went from 23 won, 47 lost, 30 unknown to 24, 49, 27 (deal 31, won in 6.2 s by the laxer pass
-            // where the limit gives it more than 5 s, is won in 6.9 s).
-            let cut = matches!(
-                outcome,
-                Outcome::Verdict(Verdict::Unknown(Limit::Time | Limit::Nodes))
-            );
-            if cut && !repeated && pass.is_laxer() {
-                passes.push_front(pass);
-                repeated = true;
-            }
             if let Some(verdict) = outcome.ends_the_search(proves_losses) {
                 return before.with(beam).report(verdict, start);
             }
@@ -283,7 +267,6 @@ fn beams_alone(
 }
 
 /// A pass before the full search.
-#[derive(Clone, Copy)]
 enum Pass {
     /// Every move to the foundations made at once (see [`Pruning::streamlined`]), positions taken as the same when
     /// they have the same key of this shape: wins come fast where there are any.
@@ -291,13 +274,6 @@ enum Pass {
     /// A relaxed game (see [`crate::relax`]): losses come fast where it proves them, and so do the wins whose line
     /// has none of its own moves.
     Relaxed(Relaxation),
-}
-
-impl Pass {
-    /// Whether this is the pass of the laxer relaxed game (see [`crate::relax`]).
-    fn is_laxer(&self) -> bool {
-        matches!(self, Pass::Relaxed(relaxation) if relaxation.next() == NextCard::AnyOfItsClass)
-    }
 }
 
 /// How one pass of the search ended.
