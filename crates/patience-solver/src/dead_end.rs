@@ -309,9 +309,9 @@ fn reserve_cards(position: &Position) -> u64 {
 
 /// For one reserve pile (`reserve`, bottom to top), whether the cards that must be in the tableau once the pile
 /// has given its top `d` cards need more runs than `piles`, for each `d` from none up to the whole pile. Made
-/// from `runs`, the count of the cards that must be in the tableau with nothing given: the tableau cards and
-/// those above `w` (`held`), less U (each suit's first `in_up` coming cards); and `may` (by group, and in all),
-/// the cards that may be added, the whole reserve among them. Each card given leaves the pile; U, which ends at
+/// from `runs`, the count of the cards that must be in the tableau with nothing given: the `held` cards (the
+/// tableau's, and in the second condition those above `w`) less U (each suit's first `in_up` coming cards); and
+/// `may` (by group, and in all), the cards that may be added, the whole reserve among them. Each card given leaves the pile; U, which ends at
 /// a suit's first card still in the pile, may then go on past it.
 struct Gifts<'a> {
     runs: Runs<'a>,
