@@ -60,7 +60,7 @@
 //! order, cycles. In any layout into runs, a group of `n` cards lies on at most as many cards of the group above
 //! as that group has, `m`, so at least `n - m` of its cards start a run: the sum over the groups bounds the runs
 //! from below. The cards that may be added are chosen to make that bound least, by a lazy walk along each chain
-//! or cycle (see [`lane_cost`]).
+//! or cycle (see `lane_cost`, whose documentation holds the proof).
 //!
 //! Every waste card but the top one is tried as `w`. The rule looks at which cards the tableau holds, never at
 //! how they lie, so its verdict is worked out once for all the positions that differ only in their tableau.
