@@ -142,8 +142,7 @@ impl DeadEnds {
         // groups share, the stock and the waste hold cards of every group to bridge runs with, and it found no
         // position lost in the searches of Chameleon deals 6, 13 and 36, nor in the first thousand layers of
         // Canfield deal 43 and any-run Canfield deal 7, while it cost the searches time.
-        let overfill = !groups.shared
-            && (0..position.reserve_piles() as u8).any(|r| position.len(Pile::Reserve(r)) > 0);
+        let overfill = !groups.shared && reserve_cards(position) != 0;
         let (looked_up, worked_out) = (self.looked_up.get(), self.worked_out.get());
         if !(waste_stack || overfill)
             || (looked_up >= TRIAL && worked_out > looked_up / 4 * 3)
@@ -224,8 +223,7 @@ fn buries_too_deep(groups: &Groups, position: &Position) -> bool {
         }
     }
     let mut runs = Runs::new(groups, groups.count(tableau & !up));
-    let mut may = groups.count(elsewhere | (tableau & up));
-    let mut may_total = (elsewhere | (tableau & up)).count_ones();
+    let mut may = May::of(groups, elsewhere | (tableau & up));
     let mut held = tableau;
     for w in (0..waste.len() - 1).rev() {
         let card = waste[w + 1];
@@ -242,8 +240,7 @@ fn buries_too_deep(groups: &Groups, position: &Position) -> bool {
                 let next = cards[first_deep[suit]];
                 if held >> next & 1 == 1 {
                     runs.add(next, -1);
-                    may[groups.group[next as usize] as usize] += 1;
-                    may_total += 1;
+                    may.add(groups, next, 1);
                 }
                 first_deep[suit] += 1;
             }
@@ -251,18 +248,12 @@ fn buries_too_deep(groups: &Groups, position: &Position) -> bool {
         // The second condition costs a walk of each pile, and is worked out only where the cards need more runs
         // than the piles with nothing added.
         if runs.bound > piles
-            && (runs.exceed(&may, may_total, piles)
+            && (runs.exceed(&may, piles)
                 || groups.shared
                     && (0..position.reserve_piles() as u8).any(|r| {
                         let reserve = position.pile(Pile::Reserve(r));
-                        Gifts::new(
-                            (&runs, held),
-                            (&may, may_total),
-                            (&coming, first_deep),
-                            reserve,
-                            piles,
-                        )
-                        .all(|exceeds| exceeds)
+                        Gifts::new((&runs, held), &may, (&coming, first_deep), reserve, piles)
+                            .all(|exceeds| exceeds)
                     }))
         {
             return true;
@@ -279,7 +270,7 @@ fn overfills(groups: &Groups, position: &Position) -> bool {
         | mask(position.pile(Pile::Stock))
         | mask(position.pile(Pile::Waste))
         | reserve_cards(position);
-    let may = groups.count(may_cards);
+    let may = May::of(groups, may_cards);
     let coming = Coming::new(position);
     let everything = [0, 1, 2, 3].map(|s| coming.of(s).len());
     let runs = Runs::new(groups, [0; GROUPS]);
@@ -288,7 +279,7 @@ fn overfills(groups: &Groups, position: &Position) -> bool {
         let reserve = position.pile(Pile::Reserve(r));
         Gifts::new(
             (&runs, tableau),
-            (&may, may_cards.count_ones()),
+            &may,
             (&coming, everything),
             reserve,
             piles,
@@ -311,12 +302,11 @@ fn reserve_cards(position: &Position) -> u64 {
 /// has given its top `d` cards need more runs than `piles`, for each `d` from none up to the whole pile. Made
 /// from `runs`, the count of the cards that must be in the tableau with nothing given: the `held` cards (the
 /// tableau's, and in the second condition those above `w`) less U (each suit's first `in_up` coming cards); and
-/// `may` (by group, and in all), the cards that may be added, the whole reserve among them. Each card given leaves the pile; U, which ends at
-/// a suit's first card still in the pile, may then go on past it.
+/// `may`, the cards that may be added, the whole reserve among them. Each card given leaves the pile; U, which
+/// ends at a suit's first card still in the pile, may then go on past it.
 struct Gifts<'a> {
     runs: Runs<'a>,
-    may: [u8; GROUPS],
-    may_total: u32,
+    may: May,
     held: u64,
     coming: &'a Coming,
     in_up: [usize; 4],
@@ -334,20 +324,19 @@ struct Gifts<'a> {
 impl<'a> Gifts<'a> {
     fn new(
         (runs, held): (&Runs<'a>, u64),
-        (may, may_total): (&[u8; GROUPS], u32),
+        may: &May,
         (coming, in_up): (&'a Coming, [usize; 4]),
         reserve: &'a [u8],
         piles: u32,
     ) -> Gifts<'a> {
         let groups = runs.groups;
-        let (mut runs, mut may, mut may_total) = (runs.clone(), *may, may_total);
+        let (mut runs, mut may) = (runs.clone(), may.clone());
         let pile = mask(reserve);
         let still = pile;
         // With nothing given: no card of the pile may be added, and U ends at each suit's first card in the pile.
         for &card in reserve {
-            may[groups.group[card as usize] as usize] -= 1;
+            may.add(groups, card, -1);
         }
-        may_total -= reserve.len() as u32;
         let mut up_to = in_up;
         for (suit, end) in up_to.iter_mut().enumerate() {
             let cards = &coming.of(suit)[..in_up[suit]];
@@ -357,8 +346,7 @@ impl<'a> Gifts<'a> {
             for &later in &cards[at..] {
                 if held >> later & 1 == 1 {
                     runs.add(later, 1);
-                    may[groups.group[later as usize] as usize] -= 1;
-                    may_total -= 1;
+                    may.add(groups, later, -1);
                 }
             }
             *end = at;
@@ -366,7 +354,6 @@ impl<'a> Gifts<'a> {
         Gifts {
             runs,
             may,
-            may_total,
             held,
             coming,
             in_up,
@@ -391,8 +378,7 @@ impl<'a> Gifts<'a> {
             self.runs.add(card, 1);
             return;
         }
-        self.may[groups.group[card as usize] as usize] += 1;
-        self.may_total += 1;
+        self.may.add(groups, card, 1);
         self.up_to[suit] += 1;
         while let Some(&next) = cards
             .get(self.up_to[suit])
@@ -400,8 +386,7 @@ impl<'a> Gifts<'a> {
         {
             if (self.held | self.pile) >> next & 1 == 1 {
                 self.runs.add(next, -1);
-                self.may[groups.group[next as usize] as usize] += 1;
-                self.may_total += 1;
+                self.may.add(groups, next, 1);
             }
             self.up_to[suit] += 1;
         }
@@ -419,7 +404,7 @@ impl Iterator for Gifts<'_> {
             self.give();
         }
         self.given += 1;
-        Some(self.runs.exceed(&self.may, self.may_total, self.piles))
+        Some(self.runs.exceed(&self.may, self.piles))
     }
 }
 
@@ -458,19 +443,43 @@ impl<'a> Runs<'a> {
         self.bound = self.bound + after - before;
     }
 
-    /// Whether these cards need more runs than `piles`, even with any of the `may` cards (by group, and in all)
-    /// added. Adding no card is one choice, so a bound within the piles rules nothing out; and each card added
+    /// Whether these cards need more runs than `piles`, even with any of the `may` cards added. Adding no card is one choice, so a bound within the piles rules nothing out; and each card added
     /// lowers the bound by one at most, so one that stays above the piles with all of them added needs no closer
     /// count.
-    fn exceed(&self, may: &[u8; GROUPS], may_total: u32, piles: u32) -> bool {
+    fn exceed(&self, may: &May, piles: u32) -> bool {
         self.bound > piles
-            && (self.bound > piles + may_total || self.groups.fewest_runs(&self.must, may) > piles)
+            && (self.bound > piles + may.total
+                || self.groups.fewest_runs(&self.must, &may.by_group) > piles)
     }
 
     /// The cards of group `g` that find no card of the group above to lie on.
     fn term(&self, g: usize) -> u32 {
         let over = self.groups.above[g].map_or(0, |a| self.must[a as usize]);
         u32::from(self.must[g].saturating_sub(over))
+    }
+}
+
+/// The cards that may be added to the tableau's, counted by group and in all.
+#[derive(Clone)]
+struct May {
+    by_group: [u8; GROUPS],
+    total: u32,
+}
+
+impl May {
+    /// The `cards` (a set of card indices), counted.
+    fn of(groups: &Groups, cards: u64) -> May {
+        May {
+            by_group: groups.count(cards),
+            total: cards.count_ones(),
+        }
+    }
+
+    /// Counts `card` in (`by` 1) or out (`by` -1).
+    fn add(&mut self, groups: &Groups, card: u8, by: i8) {
+        let g = groups.group[card as usize] as usize;
+        self.by_group[g] = self.by_group[g].wrapping_add_signed(by);
+        self.total = self.total.wrapping_add_signed(i32::from(by));
     }
 }
 
