@@ -1,20 +1,29 @@
 //! Canonical keys: positions that differ only in the order of interchangeable tableau piles share one key.
 
 use patience_core::{Pile, Position, RuleSet};
-use xxhash_rust::xxh3::{xxh3_128, xxh3_128_with_seed};
+use xxhash_rust::xxh3::xxh3_128_with_seed;
 
 use crate::relax::Relaxation;
 
-/// Separates piles in the key bytes; no card has this value.
-const SEPARATOR: u8 = 0xFF;
+/// In a key's header (the seed of its stock's hash): no base rank, unlimited redeals, or a position on the stock's
+/// cycle. No count has this value.
+const NONE: u8 = 0xFF;
+
+/// The header's last byte where the stock is not keyed by its cycle.
+const NONE_AT: u64 = (NONE as u64) << 48;
+
+/// The seeds of the other parts of a key, by role in the top byte, the pile's index in the others.
+const WASTE: u64 = 1 << 56;
+const RESERVE: u64 = 2 << 56;
+const CHOICE: u64 = 3 << 56;
+const TABLEAU: u64 = 4 << 56;
 
 /// How a rule set lets keys be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct KeyShape {
     /// Whether the tableau piles are interchangeable, keyed in any order: true when no pile differs from another
-    /// by rule
-    /// (no pile of its own capacity). Forced refills take the first space by index, but any space gives the
-    /// same set of piles, so this stays sound for them.
+    /// by rule (no pile of its own capacity). Forced refills take the first space by index, but any space gives
+    /// the same set of piles, so this stays sound for them.
     interchangeable: bool,
     /// How many cards a draw turns, when the stock and waste may be keyed by their cycle (see [`KeyShape::key`]).
     stock_cycle: Option<u8>,
@@ -49,8 +58,9 @@ impl KeyShape {
         }
     }
 
-    /// The key of a position: a 128-bit hash of its bytes (foundations, base rank, redeals left, stock, waste,
-    /// reserve piles in order, choice row), plus the hash of each tableau pile, with its index unless the piles are
+    /// The key of a position: the sum, mod 2^128, of 128-bit hashes of its parts, each seeded by its role: the
+    /// stock (seeded by the foundations' heights, the base rank and the redeals left), the waste, each reserve
+    /// pile and each choice pile with its index, and each tableau pile, with its index unless the piles are
     /// interchangeable.
     ///
     /// With unlimited redeals the stock and the waste are keyed by the order the cards come up in (the waste from
@@ -61,58 +71,53 @@ impl KeyShape {
     /// same key. A position off the cycle (just after a play from the waste) turns onto it but cannot be reached
     /// back, so it keeps its own key.
     pub(crate) fn key(&self, position: &Position) -> u128 {
-        let mut bytes = [0u8; 160];
-        let mut len = 0;
-        let mut put = |slice: &[u8]| {
-            bytes[len..len + slice.len()].copy_from_slice(slice);
-            len += slice.len();
-            bytes[len] = SEPARATOR;
-            len += 1;
-        };
-        let foundations = [
+        // Each part is hashed on its own, with a seed that names its role, and the hashes are added: the parts
+        // are hashed where they lie, with no copy into one buffer (whose small copies were a third of the key's
+        // time on Canfield).
+        let header = u64::from_le_bytes([
             position.foundation_len(0) as u8,
             position.foundation_len(1) as u8,
             position.foundation_len(2) as u8,
             position.foundation_len(3) as u8,
-            position.base_rank().map_or(SEPARATOR, |r| r.index()),
-            position.redeals_left().unwrap_or(SEPARATOR),
-        ];
-        put(&foundations);
-        match self.stock_cycle {
+            position.base_rank().map_or(NONE, |r| r.index()),
+            position.redeals_left().unwrap_or(NONE),
+            0,
+            0,
+        ]);
+        let mut key = match self.stock_cycle {
             Some(draw) if position.redeals_left().is_none() => {
                 let (order, cards) = position.stock_order();
                 let waste = position.len(Pile::Waste);
                 let on_cycle = waste == cards || waste % draw as usize == 0;
-                put(&order[..cards]);
-                put(&[if on_cycle { SEPARATOR } else { waste as u8 }]);
+                let at = if on_cycle { NONE } else { waste as u8 };
+                xxh3_128_with_seed(&order[..cards], header | u64::from(at) << 48)
             }
-            _ => {
-                put(position.pile(Pile::Stock));
-                put(position.pile(Pile::Waste));
-            }
-        }
+            _ => xxh3_128_with_seed(position.pile(Pile::Stock), header | NONE_AT)
+                .wrapping_add(xxh3_128_with_seed(position.pile(Pile::Waste), WASTE)),
+        };
         for i in 0..position.reserve_piles() as u8 {
-            put(position.pile(Pile::Reserve(i)));
+            let seed = RESERVE | u64::from(i);
+            key = key.wrapping_add(xxh3_128_with_seed(position.pile(Pile::Reserve(i)), seed));
         }
         for i in 0..position.choice_piles() as u8 {
-            put(position.pile(Pile::Choice(i)));
+            let seed = CHOICE | u64::from(i);
+            key = key.wrapping_add(xxh3_128_with_seed(position.pile(Pile::Choice(i)), seed));
         }
-        // The tableau piles are hashed one by one and their hashes added, so that interchangeable piles need no
-        // sorting: a sum does not depend on the order of its terms, and it tells apart two alike piles from two
-        // others (as a bitwise sum would not), which piles of classes may be. Piles of their own are hashed with
-        // their index.
-        let mut key = xxh3_128(&bytes[..len]);
+        // The tableau piles' hashes need no sorting: a sum does not depend on the order of its terms, and it
+        // tells apart two alike piles from two others (as a bitwise sum would not), which piles of classes may be.
+        // Piles of their own are hashed with their index.
         let kept_apart = self
             .relaxation
             .as_ref()
             .map(|relaxation| relaxation.kept_apart(position));
         for t in 0..position.tableau_piles() {
             let pile = position.pile(Pile::Tableau(t as u8));
-            let seed = if self.interchangeable {
-                0
-            } else {
-                t as u64 + 1
-            };
+            let seed = TABLEAU
+                | if self.interchangeable {
+                    0
+                } else {
+                    t as u64 + 1
+                };
             let hash = match (&self.relaxation, kept_apart) {
                 (Some(relaxation), Some(kept_apart)) => {
                     let class = |card: &u8| relaxation.key_byte(*card, kept_apart);
