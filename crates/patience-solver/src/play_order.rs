@@ -61,6 +61,27 @@
 //! cards put on it, a card moved onto one that has gone up), so they may send up cards that no line can: the rule
 //! then says nothing.
 //!
+//! # In a relaxed game
+//! In a relaxed game (see [`crate::relax`]) the cards of a class may change places in the tableau: positions that
+//! differ only in that are one state, and a card next on its foundation goes up from the top of any pile a card
+//! of its class tops. Take each tableau card of the position as a *place*, of its card's class, and read the facts
+//! about tableau cards as facts about places, with two changed:
+//! - a tableau card goes up when its suit's cards before it are up and some place of its class may have been at
+//!   the top of its pile, or some card of its class may have been put in the tableau;
+//! - a place leaves the card under it, gone up, when it may have been at the top of its pile and some card of its
+//!   class may have gone up (the same goes for a place at the bottom of its pile, and spaces).
+//!
+//! And what may be put in the tableau, and spaces, are worked out to the end, since a card put there lets a card
+//! of its class go up from under others. The position is lost in the relaxed game if some card never goes up.
+//!
+//! Proof. Follow a line of the relaxed game that wins, as above. Cards of a class changing places leave every
+//! place with a card of its class, and cards come and go from places only as in the game itself: a card goes up
+//! from the top of a pile, from a place of its class or from a card of its class put in the tableau, and the
+//! place it leaves is one of its class; a card moved onto another or into a space takes the cards over it along,
+//! and the cards that may be built on a card are those that may be built on any card of its class. So every
+//! step of the line is allowed by the facts as read here. These facts allow all that the facts by card allow, so
+//! they prove lost no position that those do not.
+//!
 //! Where only whole piles move and the reserve is left out, the rule is about held cards alone, and whether every
 //! card can go up is found by sending the cards up one after another, any card whose predecessors are up: a cycle
 //! of cards each waiting for the next (held over it, or before it in its suit) is what stops it. In whole-pile
@@ -130,7 +151,21 @@ impl PlayOrder {
         if position.base_rank().is_none() || position.choice_pending() {
             return false;
         }
-        Fixpoint::new(*self, rules, position).lost()
+        Fixpoint::new(*self, rules, position, None).lost()
+    }
+
+    /// Whether `position` is lost in a relaxed game (see [`crate::relax`]) by the rule with its facts by class, as
+    /// in the module documentation: `mates` holds, for each card, the cards of its class.
+    pub(crate) fn lost_in_relaxed_game(
+        &self,
+        rules: &RuleSet,
+        position: &Position,
+        mates: &[u64; 64],
+    ) -> bool {
+        if position.base_rank().is_none() || position.choice_pending() {
+            return false;
+        }
+        Fixpoint::new(*self, rules, position, Some(mates)).lost()
     }
 }
 
@@ -161,6 +196,11 @@ struct Fixpoint<'a> {
     /// Cards that may have gone to their foundations, and each foundation's next card by its place in order.
     up: u64,
     next: [usize; 4],
+    /// In a relaxed game, the cards of each card's class; `None` in the game itself.
+    mates: Option<&'a [u64; 64]>,
+    /// The cards of the classes of which a card may have gone up (in the game itself, classes of one card): a
+    /// tableau card of one of them that may have been at the top of its pile may have left it, gone up.
+    up_classes: u64,
     /// Cards of the stock and the waste, and cards that may have left the reserve: any of them may go to the
     /// tableau where it may be placed.
     loose: u64,
@@ -173,7 +213,12 @@ struct Fixpoint<'a> {
 }
 
 impl<'a> Fixpoint<'a> {
-    fn new(rule: PlayOrder, rules: &'a RuleSet, position: &'a Position) -> Fixpoint<'a> {
+    fn new(
+        rule: PlayOrder,
+        rules: &'a RuleSet,
+        position: &'a Position,
+        mates: Option<&'a [u64; 64]>,
+    ) -> Fixpoint<'a> {
         let mut fixpoint = Fixpoint {
             rules,
             position,
@@ -189,6 +234,8 @@ impl<'a> Fixpoint<'a> {
             reserve_left: [0; MAX_RESERVE],
             up: 0,
             next: [0, 1, 2, 3].map(|s| position.foundation_len(s)),
+            mates,
+            up_classes: 0,
             loose: 0,
             placed: 0,
             takes: 0,
@@ -239,9 +286,11 @@ impl<'a> Fixpoint<'a> {
             }
             // Once no reserve card waits and every tableau card not held has left the card under it, what may be
             // put in the tableau, and spaces, decide nothing more: cards of the stock and the waste may go up
-            // whenever their turn comes.
+            // whenever their turn comes. Not so in a relaxed game, where a card put in the tableau lets a card
+            // of its class go up from under others.
             let reserve_piles = self.position.reserve_piles();
-            let waiting = self.reserve_left[..reserve_piles].iter().any(|&n| n > 0)
+            let waiting = self.mates.is_some()
+                || self.reserve_left[..reserve_piles].iter().any(|&n| n > 0)
                 || self.tableau & !self.bottoms & !self.held & !self.gone != 0;
             if waiting {
                 for r in 0..reserve_piles {
@@ -272,7 +321,8 @@ impl<'a> Fixpoint<'a> {
                     } else {
                         !0
                     };
-                    self.space = self.bottoms & (self.up | self.takes & moving) != 0;
+                    self.space =
+                        self.bottoms & (self.reached & self.up_classes | self.takes & moving) != 0;
                     changed |= self.space;
                 }
             }
@@ -299,7 +349,9 @@ impl<'a> Fixpoint<'a> {
             } else {
                 self.reached
             };
-            let mut leaving = (self.up | (onto & moving & !self.held)) & self.tableau & !self.gone;
+            let mut leaving = (self.reached & self.up_classes | (onto & moving & !self.held))
+                & self.tableau
+                & !self.gone;
             if leaving == 0 {
                 return changed;
             }
@@ -332,9 +384,11 @@ impl<'a> Fixpoint<'a> {
         };
         let c = usize::from(card.index());
         let bit = 1u64 << c;
+        let class = self.mates.map_or(bit, |mates| mates[c]);
         if self.placed & bit == 0 {
             if self.tableau & bit != 0 {
-                if self.reached & bit == 0 {
+                // In a relaxed game a tableau card goes up from the top of any pile a card of its class tops.
+                if (self.reached | self.placed) & class == 0 {
                     return false;
                 }
             } else if let Some((r, i)) = self.in_reserve[c] {
@@ -347,6 +401,7 @@ impl<'a> Fixpoint<'a> {
             }
         }
         self.up |= bit;
+        self.up_classes |= class;
         true
     }
 

@@ -126,6 +126,22 @@ impl Relaxation {
         self.class[card as usize]
     }
 
+    /// For each card of a pack of `ranks` ranks a suit, the cards of its class, as a set of card indices.
+    pub(crate) fn class_mates(&self, ranks: u8) -> [u64; 64] {
+        let in_pack: Vec<usize> = Card::pack()
+            .filter(|card| card.rank().index() < ranks)
+            .map(|card| usize::from(card.index()))
+            .collect();
+        let mut mates = [0u64; 64];
+        for &card in &in_pack {
+            mates[card] = in_pack
+                .iter()
+                .filter(|&&mate| self.class[mate] == self.class[card])
+                .fold(0, |set, &mate| set | 1 << mate);
+        }
+        mates
+    }
+
     /// Which relaxed game it is.
     pub(crate) fn next(&self) -> NextCard {
         self.next
