@@ -69,18 +69,19 @@
 //! - a tableau card goes up when its suit's cards before it are up and some place of its class may have been at
 //!   the top of its pile, or some card of its class may have been put in the tableau;
 //! - a place leaves the card under it, gone up, when it may have been at the top of its pile and some card of its
-//!   class may have gone up (the same goes for a place at the bottom of its pile, and spaces).
+//!   class that lies in the tableau or may have been put there may have gone up (the same goes for a place at the
+//!   bottom of its pile, and spaces).
 //!
 //! And what may be put in the tableau, and spaces, are worked out to the end, since a card put there lets a card
 //! of its class go up from under others. The position is lost in the relaxed game if some card never goes up.
 //!
 //! Proof. Follow a line of the relaxed game that wins, as above. Cards of a class changing places leave every
-//! place with a card of its class, and cards come and go from places only as in the game itself: a card goes up
-//! from the top of a pile, from a place of its class or from a card of its class put in the tableau, and the
-//! place it leaves is one of its class; a card moved onto another or into a space takes the cards over it along,
-//! and the cards that may be built on a card are those that may be built on any card of its class. So every
-//! step of the line is allowed by the facts as read here. These facts allow all that the facts by card allow, so
-//! they prove lost no position that those do not.
+//! place with a card of its class, and cards come and go from places only as in the game itself. A card goes up
+//! from the top of a pile, from a place of its class or from a card of its class put in the tableau; the place it
+//! leaves is one of its class, and the card lay in the tableau, from the position on or put there. A card moved
+//! onto another or into a space takes the cards over it along, and the cards that may be built on a card are those
+//! that may be built on any card of its class. So every step of the line is allowed by the facts as read here.
+//! These facts allow all that the facts by card allow, so they prove lost no position that those do not.
 //!
 //! Where only whole piles move and the reserve is left out, the rule is about held cards alone, and whether every
 //! card can go up is found by sending the cards up one after another, any card whose predecessors are up: a cycle
@@ -401,7 +402,11 @@ impl<'a> Fixpoint<'a> {
             }
         }
         self.up |= bit;
-        self.up_classes |= class;
+        // A place is left, gone up, only by a card that lay in the tableau: one gone up from the waste or the
+        // reserve, never put in the tableau, leaves no place of its class.
+        if (self.tableau | self.placed) & bit != 0 {
+            self.up_classes |= class;
+        }
         true
     }
 
@@ -414,6 +419,11 @@ impl<'a> Fixpoint<'a> {
     fn place_card(&mut self, card: u8) {
         self.placed |= 1 << card;
         self.takes |= self.built_on(card);
+        if self.up >> card & 1 == 1 {
+            self.up_classes |= self
+                .mates
+                .map_or(1 << card, |mates| mates[usize::from(card)]);
+        }
     }
 
     /// The cards that may be built on `card`.
