@@ -95,21 +95,20 @@ impl KeyShape {
             _ => xxh3_128_with_seed(position.pile(Pile::Stock), header | NONE_AT)
                 .wrapping_add(xxh3_128_with_seed(position.pile(Pile::Waste), WASTE)),
         };
-        for i in 0..position.reserve_piles() as u8 {
-            let seed = RESERVE | u64::from(i);
-            key = key.wrapping_add(xxh3_128_with_seed(position.pile(Pile::Reserve(i)), seed));
-        }
-        for i in 0..position.choice_piles() as u8 {
-            let seed = CHOICE | u64::from(i);
-            key = key.wrapping_add(xxh3_128_with_seed(position.pile(Pile::Choice(i)), seed));
+        let reserve =
+            (0..position.reserve_piles() as u8).map(|i| (Pile::Reserve(i), RESERVE | u64::from(i)));
+        let choice =
+            (0..position.choice_piles() as u8).map(|i| (Pile::Choice(i), CHOICE | u64::from(i)));
+        for (pile, seed) in reserve.chain(choice) {
+            key = key.wrapping_add(xxh3_128_with_seed(position.pile(pile), seed));
         }
         // The tableau piles' hashes need no sorting: a sum does not depend on the order of its terms, and it
         // tells apart two alike piles from two others (as a bitwise sum would not), which piles of classes may be.
         // Piles of their own are hashed with their index.
-        let kept_apart = self
+        let relaxed = self
             .relaxation
             .as_ref()
-            .map(|relaxation| relaxation.kept_apart(position));
+            .map(|relaxation| (relaxation, relaxation.kept_apart(position)));
         for t in 0..position.tableau_piles() {
             let pile = position.pile(Pile::Tableau(t as u8));
             let seed = TABLEAU
@@ -118,31 +117,35 @@ impl KeyShape {
                 } else {
                     t as u64 + 1
                 };
-            let hash = match (&self.relaxation, kept_apart) {
-                (Some(relaxation), Some(kept_apart)) => {
-                    let class = |card: &u8| relaxation.key_byte(*card, kept_apart);
-                    if pile.len() <= 16 {
-                        // Gathered in a register and stored at once: stored byte by byte, the hash's wider reads
-                        // of them waited for the stores (a tenth of the key's time).
-                        let packed = pile
-                            .iter()
-                            .rev()
-                            .fold(0u128, |packed, card| packed << 8 | u128::from(class(card)));
-                        xxh3_128_with_seed(&packed.to_le_bytes(), seed | (pile.len() as u64) << 32)
-                    } else {
-                        let mut classes = [0u8; 52];
-                        for (slot, card) in classes.iter_mut().zip(pile) {
-                            *slot = class(card);
-                        }
-                        xxh3_128_with_seed(&classes[..pile.len()], seed)
-                    }
+            let hash = match relaxed {
+                Some((relaxation, kept_apart)) => {
+                    hash_of_classes(relaxation, kept_apart, pile, seed)
                 }
-                _ => xxh3_128_with_seed(pile, seed),
+                None => xxh3_128_with_seed(pile, seed),
             };
             key = key.wrapping_add(hash);
         }
         key
     }
+}
+
+/// The hash of a tableau pile keyed by class (see [`Relaxation::key_byte`]), seeded by `seed`.
+fn hash_of_classes(relaxation: &Relaxation, kept_apart: u64, pile: &[u8], seed: u64) -> u128 {
+    let class = |card: &u8| relaxation.key_byte(*card, kept_apart);
+    if pile.len() <= 16 {
+        // Gathered in a register and stored at once: stored byte by byte, the hash's wider reads of them waited
+        // for the stores (a tenth of the key's time).
+        let packed = pile
+            .iter()
+            .rev()
+            .fold(0u128, |packed, card| packed << 8 | u128::from(class(card)));
+        return xxh3_128_with_seed(&packed.to_le_bytes(), seed | (pile.len() as u64) << 32);
+    }
+    let mut classes = [0u8; 52];
+    for (slot, card) in classes.iter_mut().zip(pile) {
+        *slot = class(card);
+    }
+    xxh3_128_with_seed(&classes[..pile.len()], seed)
 }
 
 #[cfg(test)]

@@ -149,24 +149,21 @@ impl PlayOrder {
 
     /// Whether `position` is lost by the rule in the module documentation.
     pub fn lost(&self, rules: &RuleSet, position: &Position) -> bool {
-        if position.base_rank().is_none() || position.choice_pending() {
-            return false;
-        }
-        Fixpoint::new(*self, rules, position, None).lost()
+        self.lost_by_class(rules, position, None)
     }
 
-    /// Whether `position` is lost in a relaxed game (see [`crate::relax`]) by the rule with its facts by class, as
-    /// in the module documentation: `mates` holds, for each card, the cards of its class.
-    pub(crate) fn lost_in_relaxed_game(
+    /// Whether `position` is lost by the rule, in a relaxed game (see [`crate::relax`]) where `mates` holds, for
+    /// each card, the cards of its class: the facts are then read by class, as in the module documentation.
+    pub(crate) fn lost_by_class(
         &self,
         rules: &RuleSet,
         position: &Position,
-        mates: &[u64; 64],
+        mates: Option<&[u64; 64]>,
     ) -> bool {
         if position.base_rank().is_none() || position.choice_pending() {
             return false;
         }
-        Fixpoint::new(*self, rules, position, Some(mates)).lost()
+        Fixpoint::new(*self, rules, position, mates).lost()
     }
 }
 
@@ -385,7 +382,7 @@ impl<'a> Fixpoint<'a> {
         };
         let c = usize::from(card.index());
         let bit = 1u64 << c;
-        let class = self.mates.map_or(bit, |mates| mates[c]);
+        let class = self.class_of(card.index());
         if self.placed & bit == 0 {
             if self.tableau & bit != 0 {
                 // In a relaxed game a tableau card goes up from the top of any pile a card of its class tops.
@@ -420,10 +417,14 @@ impl<'a> Fixpoint<'a> {
         self.placed |= 1 << card;
         self.takes |= self.built_on(card);
         if self.up >> card & 1 == 1 {
-            self.up_classes |= self
-                .mates
-                .map_or(1 << card, |mates| mates[usize::from(card)]);
+            self.up_classes |= self.class_of(card);
         }
+    }
+
+    /// The cards of `card`'s class: in the game itself, the card alone.
+    fn class_of(&self, card: u8) -> u64 {
+        self.mates
+            .map_or(1 << card, |mates| mates[usize::from(card)])
     }
 
     /// The cards that may be built on `card`.

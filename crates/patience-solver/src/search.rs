@@ -689,10 +689,7 @@ impl<'a> Search<'a> {
         if tried == PLAY_ORDER_TRIAL {
             return false;
         }
-        let lost = match &self.class_mates {
-            Some(mates) => rule.lost_in_relaxed_game(self.rules, position, mates),
-            None => rule.lost(self.rules, position),
-        };
+        let lost = rule.lost_by_class(self.rules, position, self.class_mates.as_ref());
         if tried != u32::MAX {
             self.play_order_tried
                 .set(if lost { u32::MAX } else { tried + 1 });
@@ -1156,7 +1153,7 @@ mod tests {
                 let mates = relaxation.class_mates(rules.pack.ranks);
                 for moves in [0, 6, 12, 24, 40] {
                     let position = random_walk(&rules, &root, moves, deal * 100 + moves as u64);
-                    if position.is_won() || !rule.lost_in_relaxed_game(&rules, &position, &mates) {
+                    if position.is_won() || !rule.lost_by_class(&rules, &position, Some(&mates)) {
                         continue;
                     }
                     called_lost += 1;
