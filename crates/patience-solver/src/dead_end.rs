@@ -55,12 +55,12 @@
 //!
 //! # Counting runs
 //! Group the cards by what they may be built on and what may be built on them (by rank when building is
-//! regardless of suit, by rank and colour for alternate colours, by rank and suit for the same suit). Every card of a group may be built on every card of
-//! one other group (the one above it) and on nothing else, so the groups form chains and, in a circular rank
-//! order, cycles. In any layout into runs, a group of `n` cards lies on at most as many cards of the group above
-//! as that group has, `m`, so at least `n - m` of its cards start a run: the sum over the groups bounds the runs
-//! from below. The cards that may be added are chosen to make that bound least, by a lazy walk along each chain
-//! or cycle (see `lane_cost`, whose documentation holds the proof).
+//! regardless of suit, by rank and colour for alternate colours, by rank and suit for the same suit). Every card
+//! of a group may be built on every card of one other group (the one above it) and on nothing else, so the groups
+//! form chains and, in a circular rank order, cycles. In any layout into runs, a group of `n` cards lies on at
+//! most as many cards of the group above as that group has, `m`, so at least `n - m` of its cards start a run:
+//! the sum over the groups bounds the runs from below. The cards that may be added are chosen to make that bound
+//! least, by a lazy walk along each chain or cycle (see `lane_cost`, whose documentation holds the proof).
 //!
 //! Every waste card but the top one is tried as `w`. The rule looks at which cards the tableau holds, never at
 //! how they lie, so its verdict is worked out once for all the positions that differ only in their tableau.
@@ -443,9 +443,9 @@ impl<'a> Runs<'a> {
         self.bound = self.bound + after - before;
     }
 
-    /// Whether these cards need more runs than `piles`, even with any of the `may` cards added. Adding no card is one choice, so a bound within the piles rules nothing out; and each card added
-    /// lowers the bound by one at most, so one that stays above the piles with all of them added needs no closer
-    /// count.
+    /// Whether these cards need more runs than `piles`, even with any of the `may` cards added. Adding no card is
+    /// one choice, so a bound within the piles rules nothing out; and each card added lowers the bound by one at
+    /// most, so one that stays above the piles with all of them added needs no closer count.
     fn exceed(&self, may: &May, piles: u32) -> bool {
         self.bound > piles
             && (self.bound > piles + may.total
