@@ -271,6 +271,68 @@ fn stats_writes_results_resumes_and_shards_merge_to_the_whole() {
 }
 
 #[test]
+fn deals_left_unknown_by_a_shorter_time_limit_are_solved_again() {
+    let out = temp("ff-deeper.jsonl");
+    let run = |limit: &str| {
+        ok(&[
+            "stats",
+            "fortunes-favor",
+            "--deals",
+            "1..3",
+            "--threads",
+            "1",
+            "--time-limit",
+            limit,
+            "--memory",
+            "64",
+            "--out",
+            &out,
+            "--json",
+        ])
+    };
+    let summary = |output: &Output| -> Value {
+        let all: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        all["games"][0].clone()
+    };
+    // A microsecond stops every search before it starts.
+    let first = run("0.000001");
+    assert_eq!(summary(&first)["unknown"], 3);
+    let shallow = temp("ff-shallow.jsonl");
+    std::fs::copy(&out, &shallow).expect("copy");
+    let deeper = run("2");
+    let stderr = String::from_utf8_lossy(&deeper.stderr);
+    assert!(
+        stderr.contains("3 left unknown by a shorter time limit are solved again"),
+        "{stderr}"
+    );
+    assert_eq!(summary(&deeper)["won"], 3);
+    assert_eq!(summary(&deeper)["unknown"], 0);
+    // The unknown records stay in the file; the verdicts after them are the ones that count, here and in a merge.
+    assert_eq!(lines(&out).len(), 6);
+    let again = run("2");
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(stderr.contains("resuming: 3 of 3"), "{stderr}");
+    assert!(!stderr.contains("solved again"), "{stderr}");
+    assert_eq!(lines(&out).len(), 6);
+    let merged = ok_json(&["stats", "merge", &out, "--json"]);
+    assert_eq!(merged["games"][0]["won"], 3);
+    // A limit no longer than the unknown deals had solves nothing again.
+    let rerun = ok(&[
+        "stats",
+        "fortunes-favor",
+        "--deals",
+        "1..3",
+        "--time-limit",
+        "0.000001",
+        "--out",
+        &shallow,
+    ]);
+    let stderr = String::from_utf8_lossy(&rerun.stderr);
+    assert!(!stderr.contains("solved again"), "{stderr}");
+    assert_eq!(lines(&shallow).len(), 3);
+}
+
+#[test]
 fn merge_refuses_records_that_disagree() {
     let a = temp("disagree-a.jsonl");
     let b = temp("disagree-b.jsonl");

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -90,9 +91,26 @@ impl DealResult {
         }
     }
 
-    /// Whether two records of the same deal agree: the same verdict, and for an unknown deal the same limit.
-    pub fn agrees_with(&self, other: &DealResult) -> bool {
-        self.verdict == other.verdict && self.limit == other.limit
+    /// Of this record and `other`, of the same deal, the one that says more: a verdict rather than an unknown, and
+    /// of two unknown deals the longer search (the first where they searched as long); `None` when one says won
+    /// and the other lost. So a deal left unknown in one run and decided in a run with a longer time limit is
+    /// decided.
+    pub fn better_of<'a>(&'a self, other: &'a DealResult) -> Option<&'a DealResult> {
+        match (self.verdict, other.verdict) {
+            (Outcome::Unknown, Outcome::Unknown) if other.nodes > self.nodes => Some(other),
+            (Outcome::Unknown, Outcome::Won | Outcome::Lost) => Some(other),
+            (mine, theirs) if mine == theirs || theirs == Outcome::Unknown => Some(self),
+            _ => None,
+        }
+    }
+
+    /// Whether a search with the time limit `time` (none if `None`) may decide this deal where the search
+    /// recorded did not: it is unknown, stopped by a shorter time limit. A deal stopped by the memory limit is
+    /// not, since the record does not say how much memory it had.
+    pub fn worth_solving_again(&self, time: Option<Duration>) -> bool {
+        self.verdict == Outcome::Unknown
+            && self.limit == Some(Stopped::Time)
+            && time.is_none_or(|time| time.as_secs_f64() > self.seconds)
     }
 }
 
@@ -117,7 +135,7 @@ pub enum ResultsError {
         /// What is wrong.
         reason: String,
     },
-    /// Two records of the same deal disagree.
+    /// One record of a deal says won and another lost.
     #[error("deal {deal} of {game} is {first} in one record and {second} in another")]
     Disagree {
         /// The game's id.
@@ -207,44 +225,40 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<ResultsFile, ResultsError> {
     Ok(file)
 }
 
-/// Records by game and deal, one each. Records of the same deal must agree ([`DealResult::agrees_with`]); the
-/// first is kept.
+/// Records by game and deal, one each: of several records of a deal, the one that says most
+/// ([`DealResult::better_of`]). A deal won in one record and lost in another is an error.
 pub fn merge(
     records: impl IntoIterator<Item = DealResult>,
 ) -> Result<BTreeMap<(String, u64), DealResult>, ResultsError> {
     let mut merged: BTreeMap<(String, u64), DealResult> = BTreeMap::new();
     for record in records {
         let key = (record.game.clone(), record.deal);
-        match merged.get(&key) {
-            Some(first) if !first.agrees_with(&record) => {
+        let Some(kept) = merged.get_mut(&key) else {
+            merged.insert(key, record);
+            continue;
+        };
+        match kept.better_of(&record) {
+            None => {
                 return Err(ResultsError::Disagree {
                     game: record.game.clone(),
                     deal: record.deal,
-                    first: verdict_words(first),
-                    second: verdict_words(&record),
+                    first: verdict_word(kept.verdict).into(),
+                    second: verdict_word(record.verdict).into(),
                 })
             }
+            Some(better) if std::ptr::eq(better, &record) => *kept = record,
             Some(_) => {}
-            None => {
-                merged.insert(key, record);
-            }
         }
     }
     Ok(merged)
 }
 
-fn verdict_words(record: &DealResult) -> String {
-    match (record.verdict, record.limit) {
-        (Outcome::Won, _) => "won".into(),
-        (Outcome::Lost, _) => "lost".into(),
-        (Outcome::Unknown, Some(limit)) => format!(
-            "unknown ({} limit)",
-            serde_json::to_value(limit)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default()
-        ),
-        (Outcome::Unknown, None) => "unknown".into(),
+/// A verdict as a record writes it.
+fn verdict_word(verdict: Outcome) -> &'static str {
+    match verdict {
+        Outcome::Won => "won",
+        Outcome::Lost => "lost",
+        Outcome::Unknown => "unknown",
     }
 }
 
@@ -376,6 +390,45 @@ mod tests {
             error.to_string().contains("deal 1 of florentine is won"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_verdict_outweighs_an_unknown_and_a_longer_search_a_shorter_one() {
+        let unknown = record(1, Outcome::Unknown);
+        let longer = DealResult {
+            nodes: unknown.nodes * 10,
+            seconds: 5.0,
+            ..unknown.clone()
+        };
+        for verdict in [Outcome::Won, Outcome::Lost] {
+            let decided = record(1, verdict);
+            for order in [[&unknown, &decided], [&decided, &unknown]] {
+                let merged = merge(order.map(Clone::clone)).expect("no contradiction");
+                assert_eq!(merged[&("florentine".into(), 1)], decided);
+            }
+        }
+        for order in [[&unknown, &longer], [&longer, &unknown]] {
+            let merged = merge(order.map(Clone::clone)).expect("no contradiction");
+            assert_eq!(merged[&("florentine".into(), 1)], longer);
+        }
+    }
+
+    #[test]
+    fn only_a_deal_stopped_by_a_shorter_time_limit_is_worth_solving_again() {
+        let unknown = record(1, Outcome::Unknown);
+        let seconds = |s: f64| Some(Duration::from_secs_f64(s));
+        assert!(unknown.worth_solving_again(seconds(10.0)));
+        assert!(unknown.worth_solving_again(None));
+        assert!(!unknown.worth_solving_again(seconds(0.5)));
+        assert!(!unknown.worth_solving_again(seconds(0.1)));
+        let out_of_memory = DealResult {
+            limit: Some(Stopped::Memory),
+            ..unknown
+        };
+        assert!(!out_of_memory.worth_solving_again(None));
+        for verdict in [Outcome::Won, Outcome::Lost] {
+            assert!(!record(1, verdict).worth_solving_again(None));
+        }
     }
 
     #[test]

@@ -88,28 +88,40 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
     let mut earlier: Vec<DealResult> = Vec::new();
     let mut jobs = Vec::new();
     for (rules, path) in games.iter().zip(&paths) {
-        let done: HashSet<u64> = files[path]
+        let recorded: Vec<DealResult> = files[path]
             .records
             .iter()
             .filter(|r| r.game == rules.id && wanted.contains(&r.deal))
+            .cloned()
+            .collect();
+        // A deal left unknown by a shorter time limit than this run's is solved again; its new record, appended,
+        // is the one kept (see `results::merge`).
+        let best = results::merge(recorded.iter().cloned())
+            .with_context(|| format!("in {}", path.display()))?;
+        let again = best
+            .values()
+            .filter(|r| r.worth_solving_again(limits.time))
+            .count();
+        let done: HashSet<u64> = best
+            .values()
+            .filter(|r| !r.worth_solving_again(limits.time))
             .map(|r| r.deal)
             .collect();
-        if !done.is_empty() {
+        if !best.is_empty() {
+            let again_words = if again > 0 {
+                format!("; {again} left unknown by a shorter time limit are solved again")
+            } else {
+                String::new()
+            };
             eprintln!(
-                "resuming: {} of {} deals of {} are already in {}",
-                done.len(),
+                "resuming: {} of {} deals of {} are already in {}{again_words}",
+                best.len(),
                 in_run.len(),
                 rules.id,
                 path.display()
             );
         }
-        earlier.extend(
-            files[path]
-                .records
-                .iter()
-                .filter(|r| r.game == rules.id && wanted.contains(&r.deal))
-                .cloned(),
-        );
+        earlier.extend(recorded);
         jobs.extend(
             in_run
                 .iter()
