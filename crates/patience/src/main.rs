@@ -229,7 +229,8 @@ pub struct StatsArgs {
     /// Memory for the solvers' tables, in MiB, shared between the threads.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub memory: u64,
-    /// The results file (JSON lines), resumed if it exists; `{game}` in the name is replaced by each game's id.
+    /// The results file (JSON lines), resumed if it exists (deals it holds as unknown because a shorter time limit
+    /// stopped them are solved again); `{game}` in the name is replaced by each game's id.
     /// By default `stats-{game}.jsonl`, one file a game.
     #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
