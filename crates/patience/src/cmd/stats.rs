@@ -88,25 +88,20 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
     let mut earlier: Vec<DealResult> = Vec::new();
     let mut jobs = Vec::new();
     for (rules, path) in games.iter().zip(&paths) {
-        let recorded: Vec<DealResult> = files[path]
+        let recorded = files[path]
             .records
             .iter()
             .filter(|r| r.game == rules.id && wanted.contains(&r.deal))
-            .cloned()
-            .collect();
+            .cloned();
         // A deal left unknown by a shorter time limit than this run's is solved again; its new record, appended,
         // is the one kept (see `results::merge`).
-        let best = results::merge(recorded.iter().cloned())
-            .with_context(|| format!("in {}", path.display()))?;
-        let again = best
-            .values()
-            .filter(|r| r.worth_solving_again(limits.time))
-            .count();
+        let best = results::merge(recorded).with_context(|| format!("in {}", path.display()))?;
         let done: HashSet<u64> = best
             .values()
             .filter(|r| !r.worth_solving_again(limits.time))
             .map(|r| r.deal)
             .collect();
+        let again = best.len() - done.len();
         if !best.is_empty() {
             let again_words = if again > 0 {
                 format!("; {again} left unknown by a shorter time limit are solved again")
@@ -121,7 +116,7 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
                 path.display()
             );
         }
-        earlier.extend(recorded);
+        earlier.extend(best.into_values());
         jobs.extend(
             in_run
                 .iter()
