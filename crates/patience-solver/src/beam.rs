@@ -27,6 +27,10 @@ use crate::table::Table;
 /// The beams take one node for every this many a pass before the full search takes.
 const BEAM_SHARE: u64 = 8;
 
+/// The beams take one node for every this many a streamlined pass takes once relaxed passes have run and proved
+/// nothing (see `crate::search`).
+pub(crate) const BEAM_SHARE_AFTER_RELAXED_PASSES: u64 = 1;
+
 /// The beams take one node for every this many the full search takes.
 pub(crate) const BEAM_SHARE_BESIDE_FULL_SEARCH: u64 = 32;
 
