@@ -295,9 +295,11 @@ impl<'a> Beam<'a> {
 
 /// How close `position` looks to a win: cards on the foundations first; then, against it, the cards lying over
 /// each foundation's next card, the cards left in the reserve, and, where no redeal turns the waste back into the
-/// stock, the cards of the waste; and for it, spaces. The weights were chosen on Four Seasons deals 1..100 with
-/// beams 1,000 wide: 65 won with cards on the foundations, the waste and the reserve, 76 with the cards over the
-/// next cards too (weights 2, 10 and 20 for them: 67, 72, 72), 38 with spaces weighed 30.
+/// stock, the cards of the waste; and for it, spaces. The weights were first chosen on Four Seasons deals 1..100
+/// with beams 1,000 wide: 65 won with cards on the foundations, the waste and the reserve, 76 with the cards over
+/// the next cards too (weights 2, 10 and 20 for them: 67, 72, 72), 38 with spaces weighed 30. Session 20 weighed
+/// the waste and the buried cards more (45 and 12, from 3 and 5), on Four Seasons deals left undecided at 0.5 s
+/// (see `docs/solver.md`): a card left in a waste no redeal turns back is nearly a card lost to the foundations.
 fn score(position: &Position) -> i64 {
     let waste_stays = position.redeals_left() == Some(0);
     let next = patience_core::Suit::ALL
@@ -328,7 +330,7 @@ fn score(position: &Position) -> i64 {
     let spaces = (0..position.tableau_piles() as u8)
         .filter(|&t| position.len(Pile::Tableau(t)) == 0)
         .count();
-    100 * position.foundation_cards() as i64 - 5 * buried - 5 * reserve as i64 - 3 * waste as i64
+    100 * position.foundation_cards() as i64 - 12 * buried - 5 * reserve as i64 - 45 * waste as i64
         + 2 * spaces as i64
 }
 
