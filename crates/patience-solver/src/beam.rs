@@ -300,6 +300,7 @@ impl<'a> Beam<'a> {
 /// the next cards too (weights 2, 10 and 20 for them: 67, 72, 72), 38 with spaces weighed 30. Session 20 weighed
 /// the waste and the buried cards more (45 and 12, from 3 and 5), on Four Seasons deals left undecided at 0.5 s
 /// (see `docs/solver.md`): a card left in a waste no redeal turns back is nearly a card lost to the foundations.
+/// With them, the reserve weighed 50 (from 5) won Chameleon more deals.
 fn score(position: &Position) -> i64 {
     let waste_stays = position.redeals_left() == Some(0);
     let next = patience_core::Suit::ALL
@@ -330,7 +331,7 @@ fn score(position: &Position) -> i64 {
     let spaces = (0..position.tableau_piles() as u8)
         .filter(|&t| position.len(Pile::Tableau(t)) == 0)
         .count();
-    100 * position.foundation_cards() as i64 - 12 * buried - 5 * reserve as i64 - 45 * waste as i64
+    100 * position.foundation_cards() as i64 - 12 * buried - 50 * reserve as i64 - 45 * waste as i64
         + 2 * spaces as i64
 }
 
