@@ -10,9 +10,10 @@
 //! as it is.
 //!
 //! One beam is never enough, since which width wins is not monotone (of Four Seasons deals 1..100, one beam 1,000
-//! wide won 65 and one 10,000 wide won 67, together 81), so the beams come one after another, each twice as wide
-//! as the last, from a few dozen positions up to what the memory they may take holds. The search hands the beam a
-//! few nodes at a time (see [`BEAM_SHARE`]), so that a deal the beam cannot win costs a share more, no more.
+//! wide won 65 and one 10,000 wide won 67, together 81), nor which weights of the score do, so the beams come one
+//! after another: at each width one beam for each set of weights (see [`WEIGHTS`]), then twice as wide, from a few
+//! dozen positions up to what the memory they may take holds. The search hands the beam a few nodes at a time
+//! (see [`BEAM_SHARE`]), so that a deal the beam cannot win costs a share more, no more.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -69,6 +70,8 @@ pub(crate) struct Beam<'a> {
     peak_bytes: usize,
     /// Whether no wider beam fits in the memory the beams may take.
     done: bool,
+    /// The weights of the current beam's score, by their index in [`WEIGHTS`].
+    weights: usize,
 }
 
 /// How a kept position was reached.
@@ -116,8 +119,9 @@ impl<'a> Beam<'a> {
             nodes: 0,
             peak_bytes: 0,
             done: false,
+            weights: WEIGHTS.len() - 1,
         };
-        beam.widen();
+        beam.next_beam();
         beam
     }
 
@@ -174,7 +178,7 @@ impl<'a> Beam<'a> {
                     return Some(self.line(link));
                 }
                 // Once the beam is full, a child scoring below its worst cannot get in, whatever its key.
-                let score = score(&child);
+                let score = WEIGHTS[self.weights].score(&child);
                 if worst.is_some_and(|worst| score < worst) {
                     continue;
                 }
@@ -252,13 +256,17 @@ impl<'a> Beam<'a> {
         self.children.clear();
         self.peak_bytes = self.peak_bytes.max(self.bytes());
         if self.level.is_empty() || self.depth > MOST_STEPS || self.bytes() > self.memory_bytes {
-            self.widen();
+            self.next_beam();
         }
     }
 
-    /// Starts a beam twice as wide as the last from the root, if it may fit in the memory.
-    fn widen(&mut self) {
-        self.width *= 2;
+    /// Starts the next beam from the root: as wide as the last with the next weights, or, after the last weights,
+    /// twice as wide with the first, if it may fit in the memory.
+    fn next_beam(&mut self) {
+        self.weights = (self.weights + 1) % WEIGHTS.len();
+        if self.weights == 0 {
+            self.width *= 2;
+        }
         let positions = 2 * self.width * (size_of::<Ranked>() + size_of::<(Position, Link)>());
         if positions >= self.memory_bytes / 2 {
             self.done = true;
@@ -293,46 +301,89 @@ impl<'a> Beam<'a> {
     }
 }
 
-/// How close `position` looks to a win: cards on the foundations first; then, against it, the cards lying over
-/// each foundation's next card, the cards left in the reserve, and, where no redeal turns the waste back into the
-/// stock, the cards of the waste; and for it, spaces. The weights were first chosen on Four Seasons deals 1..100
-/// with beams 1,000 wide: 65 won with cards on the foundations, the waste and the reserve, 76 with the cards over
-/// the next cards too (weights 2, 10 and 20 for them: 67, 72, 72), 38 with spaces weighed 30. Session 20 weighed
-/// the waste and the buried cards more (45 and 12, from 3 and 5), on Four Seasons deals left undecided at 0.5 s
-/// (see `docs/solver.md`): a card left in a waste no redeal turns back is nearly a card lost to the foundations.
-/// With them, the reserve weighed 50 (from 5) won Chameleon more deals.
-fn score(position: &Position) -> i64 {
-    let waste_stays = position.redeals_left() == Some(0);
-    let next = patience_core::Suit::ALL
-        .iter()
-        .filter_map(|&suit| position.foundation_next(suit))
-        .fold(0u64, |next, card| next | 1 << card.index());
-    let piles = (0..position.tableau_piles() as u8)
-        .map(Pile::Tableau)
-        .chain((0..position.reserve_piles() as u8).map(Pile::Reserve))
-        .chain(waste_stays.then_some(Pile::Waste));
-    let mut buried = 0;
-    for pile in piles {
-        let cards = position.pile(pile);
-        for (i, &card) in cards.iter().enumerate() {
-            if next >> card & 1 == 1 {
-                buried += (cards.len() - 1 - i) as i64;
+/// The weights of a beam's score, against a card on the foundations weighed 100.
+struct Weights {
+    /// Against, each card lying over a foundation's next card.
+    buried: i64,
+    /// Against, each card left in the reserve.
+    reserve: i64,
+    /// Against, each card of a waste that no redeal turns back into the stock.
+    waste: i64,
+    /// For, each space.
+    spaces: i64,
+}
+
+/// The weights of the beams of each width, one beam after another: beams that weigh the cards differently win
+/// different deals, and three of a width win more than one of each of the next two widths (session 21, the beams
+/// alone for 1 s a deal: 78 won of 134 Four Seasons deals left undecided at 0.5 s, against 68; 13 of 115 such
+/// Chameleon deals, against 7; through the whole solver at 0.5 s, 27 and 4 against 11 and 2). The first are those
+/// of session 20, the second those of session 13, the third weigh the waste twice as much.
+const WEIGHTS: [Weights; 3] = [
+    Weights {
+        buried: 12,
+        reserve: 50,
+        waste: 45,
+        spaces: 2,
+    },
+    Weights {
+        buried: 5,
+        reserve: 5,
+        waste: 3,
+        spaces: 2,
+    },
+    Weights {
+        buried: 20,
+        reserve: 50,
+        waste: 90,
+        spaces: 0,
+    },
+];
+
+impl Weights {
+    /// How close `position` looks to a win: cards on the foundations first; then, against it, the cards lying
+    /// over each foundation's next card, the cards left in the reserve, and, where no redeal turns the waste back
+    /// into the stock, the cards of the waste; and for it, spaces. The weights were first chosen on Four Seasons
+    /// deals 1..100 with beams 1,000 wide: 65 won with cards on the foundations, the waste and the reserve, 76
+    /// with the cards over the next cards too (weights 2, 10 and 20 for them: 67, 72, 72), 38 with spaces weighed
+    /// 30. Session 20 weighed the waste and the buried cards more (45 and 12, from 3 and 5), on Four Seasons deals
+    /// left undecided at 0.5 s (see `docs/solver.md`): a card left in a waste no redeal turns back is nearly a
+    /// card lost to the foundations. With them, the reserve weighed 50 (from 5) won Chameleon more deals.
+    fn score(&self, position: &Position) -> i64 {
+        let waste_stays = position.redeals_left() == Some(0);
+        let next = patience_core::Suit::ALL
+            .iter()
+            .filter_map(|&suit| position.foundation_next(suit))
+            .fold(0u64, |next, card| next | 1 << card.index());
+        let piles = (0..position.tableau_piles() as u8)
+            .map(Pile::Tableau)
+            .chain((0..position.reserve_piles() as u8).map(Pile::Reserve))
+            .chain(waste_stays.then_some(Pile::Waste));
+        let mut buried = 0;
+        for pile in piles {
+            let cards = position.pile(pile);
+            for (i, &card) in cards.iter().enumerate() {
+                if next >> card & 1 == 1 {
+                    buried += (cards.len() - 1 - i) as i64;
+                }
             }
         }
+        let reserve: usize = (0..position.reserve_piles() as u8)
+            .map(|r| position.len(Pile::Reserve(r)))
+            .sum();
+        let waste = if waste_stays {
+            position.len(Pile::Waste)
+        } else {
+            0
+        };
+        let spaces = (0..position.tableau_piles() as u8)
+            .filter(|&t| position.len(Pile::Tableau(t)) == 0)
+            .count();
+        100 * position.foundation_cards() as i64
+            - self.buried * buried
+            - self.reserve * reserve as i64
+            - self.waste * waste as i64
+            + self.spaces * spaces as i64
     }
-    let reserve: usize = (0..position.reserve_piles() as u8)
-        .map(|r| position.len(Pile::Reserve(r)))
-        .sum();
-    let waste = if waste_stays {
-        position.len(Pile::Waste)
-    } else {
-        0
-    };
-    let spaces = (0..position.tableau_piles() as u8)
-        .filter(|&t| position.len(Pile::Tableau(t)) == 0)
-        .count();
-    100 * position.foundation_cards() as i64 - 12 * buried - 50 * reserve as i64 - 45 * waste as i64
-        + 2 * spaces as i64
 }
 
 #[cfg(test)]
@@ -368,22 +419,32 @@ mod tests {
         assert!(position.is_won());
     }
 
-    /// A lost deal: the beams find no line, widen one after another, and stop once the next would not fit.
+    /// A lost deal: the beams find no line, one for each set of weights at each width, each width twice the
+    /// last, and stop once the next would not fit.
     #[test]
     fn the_beams_widen_until_the_memory_is_spent() {
         let rules = builtin::rules("canfield").expect("a built-in game");
         let deal = Position::deal(&rules, 14).expect("a deal");
         let mut beam = beam_for(&rules, &deal, 1 << 20);
-        let mut widths = vec![beam.width];
+        let mut beams = vec![(beam.width, beam.weights)];
         while !beam.done {
-            assert_eq!(beam.advance(1000), None);
-            if beam.width != *widths.last().expect("a width") {
-                widths.push(beam.width);
+            // A beam expands its root at least, so one position at a time sees every beam.
+            assert_eq!(beam.advance(1), None);
+            if (beam.width, beam.weights) != *beams.last().expect("a beam") && !beam.done {
+                beams.push((beam.width, beam.weights));
             }
         }
-        assert_eq!(widths[0], FIRST_WIDTH);
-        assert!(widths.windows(2).all(|w| w[1] == 2 * w[0]), "{widths:?}");
-        assert!(widths.len() > 3, "{widths:?}");
+        assert_eq!(beams[0], (FIRST_WIDTH, 0));
+        let weights = WEIGHTS.len();
+        assert_eq!(beams.len() % weights, 0, "{beams:?}");
+        for (i, &(width, set)) in beams.iter().enumerate() {
+            assert_eq!(
+                (width, set),
+                (FIRST_WIDTH << (i / weights), i % weights),
+                "{beams:?}"
+            );
+        }
+        assert!(beams.len() > 3 * weights, "{beams:?}");
         assert!(beam.peak_bytes() <= 1 << 20, "{} bytes", beam.peak_bytes());
         assert_eq!(beam.advance(1000), None);
     }
