@@ -119,6 +119,7 @@ impl<'a> Beam<'a> {
             nodes: 0,
             peak_bytes: 0,
             done: false,
+            // The last weights, so that the first beam is `FIRST_WIDTH` wide with the first.
             weights: WEIGHTS.len() - 1,
         };
         beam.next_beam();
@@ -314,7 +315,7 @@ struct Weights {
 }
 
 /// The weights of the beams of each width, one beam after another: beams that weigh the cards differently win
-/// different deals, and three of a width win more than one of each of the next two widths (session 21, the beams
+/// different deals, and three beams of each width win more than one beam of each width (session 21, the beams
 /// alone for 1 s a deal: 78 won of 134 Four Seasons deals left undecided at 0.5 s, against 68; 13 of 115 such
 /// Chameleon deals, against 7; through the whole solver at 0.5 s, 27 and 4 against 11 and 2). The first are those
 /// of session 20, the second those of session 13, the third weigh the waste twice as much.
