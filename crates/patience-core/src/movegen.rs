@@ -255,6 +255,17 @@ impl Position {
         })
     }
 
+    /// The cards that may be built on each card in the tableau, by card index ([`Position::cards_built_on`]
+    /// of every card; none past the pack's last index). It depends on the rules, the pack's ranks and the base
+    /// rank alone, so a search can work it out once for each base rank it meets.
+    pub fn cards_built_on_each(&self, rules: &RuleSet) -> [u64; 64] {
+        let mut each = [0; 64];
+        for card in Card::pack() {
+            each[usize::from(card.index())] = self.cards_built_on(rules, card);
+        }
+        each
+    }
+
     /// The cards that may be built on `onto` in the tableau, as a bit set by card index (bit `c.index()`).
     #[inline]
     pub fn cards_built_on(&self, rules: &RuleSet, onto: Card) -> u64 {

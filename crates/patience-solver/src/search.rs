@@ -12,6 +12,7 @@ use crate::beam::{
 use crate::dead_end::DeadEnds;
 use crate::key::KeyShape;
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
+use crate::play_order::BuiltOn;
 use crate::prune::Pruning;
 use crate::relax::{NextCard, Relaxation};
 use crate::table::Table;
@@ -413,6 +414,8 @@ struct Search<'a> {
     known_lost: Vec<LostStates>,
     /// Positions the order-of-play rule worked out, none of them lost; `u32::MAX` once one was.
     play_order_tried: Cell<u32>,
+    /// What each card takes, for the order-of-play rule.
+    built_on: BuiltOn,
     /// In a relaxed game, the cards of each card's class, for the order-of-play rule's facts by class.
     class_mates: Option<[u64; 64]>,
 }
@@ -490,6 +493,7 @@ impl<'a> Search<'a> {
             marking: None,
             known_lost: Vec::new(),
             play_order_tried: Cell::new(0),
+            built_on: BuiltOn::default(),
             class_mates: None,
         }
     }
@@ -702,7 +706,12 @@ impl<'a> Search<'a> {
         if tried == PLAY_ORDER_TRIAL {
             return false;
         }
-        let lost = rule.lost_by_class(self.rules, position, self.class_mates.as_ref());
+        let lost = rule.lost_by_class(
+            self.rules,
+            position,
+            self.class_mates.as_ref(),
+            &self.built_on,
+        );
         if tried != u32::MAX {
             self.play_order_tried
                 .set(if lost { u32::MAX } else { tried + 1 });
@@ -1154,6 +1163,7 @@ mod tests {
         for (name, text) in RELAXED_FIXTURES {
             let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
             let rule = PlayOrder::for_rules(&rules).expect("foundation cards stay up");
+            let built_on = BuiltOn::default();
             let without_rule = Pruning {
                 play_order: None,
                 ..Pruning::for_rules(&rules)
@@ -1166,7 +1176,9 @@ mod tests {
                 let mates = relaxation.class_mates(rules.pack.ranks);
                 for moves in [0, 6, 12, 24, 40] {
                     let position = random_walk(&rules, &root, moves, deal * 100 + moves as u64);
-                    if position.is_won() || !rule.lost_by_class(&rules, &position, Some(&mates)) {
+                    if position.is_won()
+                        || !rule.lost_by_class(&rules, &position, Some(&mates), &built_on)
+                    {
                         continue;
                     }
                     called_lost += 1;
