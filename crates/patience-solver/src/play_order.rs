@@ -95,9 +95,9 @@
 //! is a card that can go nowhere but up while the card under it is needed first: in Chameleon, once three cards
 //! of the base rank are up, a card of the rank below on the fourth stays there until its own suit is done.
 
-use patience_core::rules::{Base, Build, Moves, RankOrder, Source, MAX_RESERVE};
 use std::cell::OnceCell;
 
+use patience_core::rules::{Base, Build, Moves, RankOrder, Source, MAX_RESERVE};
 use patience_core::{Pile, Position, Rank, RuleSet};
 
 /// The rule for one rule set.
@@ -178,7 +178,7 @@ impl PlayOrder {
 
 /// The cards that may be built on each card, worked out once for each base rank a search meets: the facts put
 /// every card of the stock and the waste that they can in the tableau, and working out what each one takes anew
-/// cost a third of the rule's time.
+/// took nearly a third of the rule's instructions (Canfield deal 612).
 #[derive(Debug, Default)]
 pub(crate) struct BuiltOn {
     by_base: [OnceCell<[u64; 64]>; 13],
