@@ -151,18 +151,18 @@ impl PlayOrder {
 
     /// Whether `position` is lost by the rule in the module documentation.
     pub fn lost(&self, rules: &RuleSet, position: &Position) -> bool {
-        self.lost_by_class(rules, position, None, &BuiltOn::default())
+        self.lost_by_class(rules, position, None, &ByBase::default())
     }
 
     /// Whether `position` is lost by the rule, in a relaxed game (see [`crate::relax`]) where `mates` holds, for
     /// each card, the cards of its class: the facts are then read by class, as in the module documentation.
-    /// `built_on` keeps what each card takes from one call to the next.
+    /// `by_base` keeps its tables from one call to the next.
     pub(crate) fn lost_by_class(
         &self,
         rules: &RuleSet,
         position: &Position,
         mates: Option<&[u64; 64]>,
-        built_on: &BuiltOn,
+        by_base: &ByBase,
     ) -> bool {
         let Some(base) = position.base_rank() else {
             return false;
@@ -170,18 +170,45 @@ impl PlayOrder {
         if position.choice_pending() {
             return false;
         }
-        let built_on = built_on.by_base[usize::from(base.index())]
-            .get_or_init(|| position.cards_built_on_each(rules));
-        Fixpoint::new(*self, position, mates, built_on).lost()
+        let tables =
+            by_base.tables[usize::from(base.index())].get_or_init(|| Tables::new(rules, position));
+        Fixpoint::new(*self, position, mates, tables).lost()
     }
 }
 
-/// The cards that may be built on each card, worked out once for each base rank a search meets: the facts put
-/// every card of the stock and the waste that they can in the tableau, and working out what each one takes anew
-/// took nearly a third of the rule's instructions (Canfield deal 612).
+/// The rule's tables, worked out once for each base rank a search meets: the facts put every card of the stock
+/// and the waste that they can in the tableau, and working out what each one takes anew took nearly a third of
+/// the rule's instructions (Canfield deal 612).
 #[derive(Debug, Default)]
-pub(crate) struct BuiltOn {
-    by_base: [OnceCell<[u64; 64]>; 13],
+pub(crate) struct ByBase {
+    tables: [OnceCell<Tables>; 13],
+}
+
+/// What depends on the base rank alone: what each card takes, and each foundation's cards in order.
+#[derive(Debug)]
+struct Tables {
+    /// The cards that may be built on each card.
+    built_on: [u64; 64],
+    /// The cards of each suit's foundation, by their place in it.
+    foundation: [[u8; 13]; 4],
+}
+
+impl Tables {
+    /// The tables of `position`'s base rank, which it must have.
+    fn new(rules: &RuleSet, position: &Position) -> Tables {
+        Tables {
+            built_on: position.cards_built_on_each(rules),
+            foundation: [0, 1, 2, 3].map(|s| {
+                let mut cards = [NO_CARD; 13];
+                for (i, slot) in cards.iter_mut().enumerate() {
+                    *slot = position
+                        .foundation_card(s, i)
+                        .map_or(NO_CARD, |c| c.index());
+                }
+                cards
+            }),
+        }
+    }
 }
 
 /// No card: under a pile's bottom card.
@@ -191,8 +218,7 @@ const NO_CARD: u8 = 64;
 /// true, so the facts are added until none is.
 struct Fixpoint<'a> {
     position: &'a Position,
-    /// The cards that may be built on each card.
-    built_on: &'a [u64; 64],
+    tables: &'a Tables,
     rule: PlayOrder,
     /// The card under each tableau card ([`NO_CARD`] under a pile's bottom card, and for cards elsewhere).
     under: [u8; 64],
@@ -212,8 +238,6 @@ struct Fixpoint<'a> {
     /// Cards that may have gone to their foundations, and each foundation's next card by its place in order.
     up: u64,
     next: [usize; 4],
-    /// Each foundation's next card, [`NO_CARD`] when it is full.
-    coming: [u8; 4],
     /// In a relaxed game, the cards of each card's class; `None` in the game itself.
     mates: Option<&'a [u64; 64]>,
     /// The cards of the classes of which a card may have gone up (in the game itself, classes of one card): a
@@ -235,11 +259,11 @@ impl<'a> Fixpoint<'a> {
         rule: PlayOrder,
         position: &'a Position,
         mates: Option<&'a [u64; 64]>,
-        built_on: &'a [u64; 64],
+        tables: &'a Tables,
     ) -> Fixpoint<'a> {
         let mut fixpoint = Fixpoint {
             position,
-            built_on,
+            tables,
             rule,
             under: [NO_CARD; 64],
             tableau: 0,
@@ -252,11 +276,6 @@ impl<'a> Fixpoint<'a> {
             reserve_left: [0; MAX_RESERVE],
             up: 0,
             next: [0, 1, 2, 3].map(|s| position.foundation_len(s)),
-            coming: [0, 1, 2, 3].map(|s| {
-                position
-                    .foundation_card(s, position.foundation_len(s))
-                    .map_or(NO_CARD, |card| card.index())
-            }),
             mates,
             up_classes: 0,
             loose: 0,
@@ -402,7 +421,7 @@ impl<'a> Fixpoint<'a> {
 
     /// Sends the next card of `suit` up if it may go: whether it went.
     fn goes_up(&mut self, suit: usize) -> bool {
-        let card = self.coming[suit];
+        let card = self.tables.foundation[suit][self.next[suit]];
         let c = usize::from(card);
         let bit = 1u64 << c;
         let class = self.class_of(card);
@@ -422,13 +441,6 @@ impl<'a> Fixpoint<'a> {
             }
         }
         self.up |= bit;
-        // After the pack's last rank comes its first.
-        let rank = card - suit as u8 * 13;
-        self.coming[suit] = if rank + 1 == self.position.ranks() {
-            card - rank
-        } else {
-            card + 1
-        };
         // A place is left, gone up, only by a card that lay in the tableau: one gone up from the waste or the
         // reserve, never put in the tableau, leaves no place of its class.
         if (self.tableau | self.placed) & bit != 0 {
@@ -459,6 +471,6 @@ impl<'a> Fixpoint<'a> {
 
     /// The cards that may be built on `card`.
     fn built_on(&self, card: u8) -> u64 {
-        self.built_on[usize::from(card)]
+        self.tables.built_on[usize::from(card)]
     }
 }

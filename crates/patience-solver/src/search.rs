@@ -12,7 +12,7 @@ use crate::beam::{
 use crate::dead_end::DeadEnds;
 use crate::key::KeyShape;
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
-use crate::play_order::BuiltOn;
+use crate::play_order::ByBase;
 use crate::prune::Pruning;
 use crate::relax::{NextCard, Relaxation};
 use crate::table::Table;
@@ -414,8 +414,8 @@ struct Search<'a> {
     known_lost: Vec<LostStates>,
     /// Positions the order-of-play rule worked out, none of them lost; `u32::MAX` once one was.
     play_order_tried: Cell<u32>,
-    /// What each card takes, for the order-of-play rule.
-    built_on: BuiltOn,
+    /// The order-of-play rule's tables.
+    play_order_tables: ByBase,
     /// In a relaxed game, the cards of each card's class, for the order-of-play rule's facts by class.
     class_mates: Option<[u64; 64]>,
 }
@@ -493,7 +493,7 @@ impl<'a> Search<'a> {
             marking: None,
             known_lost: Vec::new(),
             play_order_tried: Cell::new(0),
-            built_on: BuiltOn::default(),
+            play_order_tables: ByBase::default(),
             class_mates: None,
         }
     }
@@ -710,7 +710,7 @@ impl<'a> Search<'a> {
             self.rules,
             position,
             self.class_mates.as_ref(),
-            &self.built_on,
+            &self.play_order_tables,
         );
         if tried != u32::MAX {
             self.play_order_tried
@@ -1163,7 +1163,7 @@ mod tests {
         for (name, text) in RELAXED_FIXTURES {
             let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
             let rule = PlayOrder::for_rules(&rules).expect("foundation cards stay up");
-            let built_on = BuiltOn::default();
+            let tables = ByBase::default();
             let without_rule = Pruning {
                 play_order: None,
                 ..Pruning::for_rules(&rules)
@@ -1177,7 +1177,7 @@ mod tests {
                 for moves in [0, 6, 12, 24, 40] {
                     let position = random_walk(&rules, &root, moves, deal * 100 + moves as u64);
                     if position.is_won()
-                        || !rule.lost_by_class(&rules, &position, Some(&mates), &built_on)
+                        || !rule.lost_by_class(&rules, &position, Some(&mates), &tables)
                     {
                         continue;
                     }
