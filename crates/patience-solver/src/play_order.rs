@@ -61,6 +61,30 @@
 //! cards put on it, a card moved onto one that has gone up), so they may send up cards that no line can: the rule
 //! then says nothing.
 //!
+//! # Counting spaces
+//! Where only the reserve, of one pile, fills spaces while it has cards, each space is taken by the reserve's top
+//! card as it comes, and no other card goes into one until the reserve is empty. So the facts are worked out with
+//! no card put into a space, the reserve followed a card at a time: each card, when it comes to the top (the
+//! facts added until none is), goes up if it may, or onto a card that takes it if one may be at the top of a pile,
+//! or else *needs a space*; the position is lost when the cards that needed one outnumber the spaces that may have
+//! appeared: the position's empty piles, and those of its bottom cards and of the cards that needed a space that
+//! may have gone up or may be taken by a card at the top of a pile. Once the reserve is empty, a space may appear
+//! only where those spaces outnumber the cards that needed one. Spaces are counted in the game itself, not in a
+//! relaxed game (below).
+//!
+//! Proof. Follow a line that wins. Until the reserve is empty only its cards go into spaces, each as it comes to
+//! the top, once the cards over it have left; what happens until then is allowed by the facts worked out with no
+//! card put into a space, so a card that needed a space went into one. Every space was empty in the position or
+//! was made by a card leaving the bottom of a pile: gone up, moved with the cards over it onto a card that takes
+//! it, or, where the tableau fills spaces, into a space. A card's stays at the bottom of piles follow one another:
+//! each but the first begins by taking a space, and each but the last ends by making one (into the space that
+//! begins the next). So a card takes as many spaces as it makes, but one more where its first stay begins in a
+//! space, and one less where its last stay does not end, gone up or onto a card that takes it. Count the cards
+//! that needed a space as if their first stay began in the position: each of them, and each bottom card of the
+//! position, makes one space more than it takes at most, and only if it may go up or be taken by a card at the
+//! top of a pile; every other card makes no more than it takes. So the spaces there at any time are at most the
+//! empty piles and those cards, less the cards that needed a space.
+//!
 //! # In a relaxed game
 //! In a relaxed game (see [`crate::relax`]) the cards of a class may change places in the tableau: positions that
 //! differ only in that are one state, and a card next on its foundation goes up from the top of any pile a card
@@ -110,6 +134,8 @@ pub struct PlayOrder {
     moves: Moves,
     /// Whether a space may be filled from the tableau.
     spaces_from_tableau: bool,
+    /// Whether, while the reserve (of one pile) has cards, only the reserve fills spaces.
+    reserve_fills_spaces: bool,
 }
 
 impl PlayOrder {
@@ -130,6 +156,14 @@ impl PlayOrder {
             .iter()
             .chain(spaces.at_will_once_reserve_empty.iter().flatten())
             .any(|&source| source == Source::Tableau);
+        let reserve_fills_spaces = rules.reserve.piles.len() == 1
+            && match spaces.forced.first() {
+                Some(&source) => source == Source::Reserve,
+                None => spaces
+                    .at_will
+                    .iter()
+                    .all(|&source| source == Source::Reserve),
+            };
         let moves = rules.tableau.moves;
         (!rules.foundations.cards_go_back && !in_foundation_order).then(|| PlayOrder {
             held_from: (moves == Moves::WholePile).then(|| {
@@ -140,6 +174,7 @@ impl PlayOrder {
             }),
             moves,
             spaces_from_tableau,
+            reserve_fills_spaces,
         })
     }
 
@@ -172,7 +207,8 @@ impl PlayOrder {
         }
         let tables =
             by_base.tables[usize::from(base.index())].get_or_init(|| Tables::new(rules, position));
-        Fixpoint::new(*self, position, mates, tables).lost()
+        let counted = mates.is_none() && self.reserve_fills_spaces;
+        Fixpoint::new(*self, position, mates, tables, counted).lost()
     }
 }
 
@@ -252,6 +288,13 @@ struct Fixpoint<'a> {
     takes: u64,
     /// Whether a tableau pile may be empty.
     space: bool,
+    /// Whether spaces are counted (see [`Fixpoint::lost`]).
+    counted: bool,
+    /// The tableau piles that are empty.
+    empty_piles: u32,
+    /// Where spaces are counted, the reserve cards that needed one, and how many.
+    filled: u64,
+    needed: u32,
 }
 
 impl<'a> Fixpoint<'a> {
@@ -260,6 +303,7 @@ impl<'a> Fixpoint<'a> {
         position: &'a Position,
         mates: Option<&'a [u64; 64]>,
         tables: &'a Tables,
+        counted: bool,
     ) -> Fixpoint<'a> {
         let mut fixpoint = Fixpoint {
             position,
@@ -278,15 +322,23 @@ impl<'a> Fixpoint<'a> {
             next: [0, 1, 2, 3].map(|s| position.foundation_len(s)),
             mates,
             up_classes: 0,
-            loose: 0,
+            loose: [Pile::Stock, Pile::Waste]
+                .iter()
+                .flat_map(|&pile| position.pile(pile))
+                .fold(0, |m, &c| m | 1 << c),
             placed: 0,
             takes: 0,
             space: false,
+            counted,
+            empty_piles: 0,
+            filled: 0,
+            needed: 0,
         };
         for p in 0..position.tableau_piles() {
             let cards = position.pile(Pile::Tableau(p as u8));
             let Some((&top, _)) = cards.split_last() else {
-                fixpoint.space = true;
+                fixpoint.space = !counted;
+                fixpoint.empty_piles += 1;
                 continue;
             };
             fixpoint.bottoms |= 1 << cards[0];
@@ -312,12 +364,44 @@ impl<'a> Fixpoint<'a> {
         fixpoint
     }
 
-    /// Whether some card can never go up.
+    /// Whether some card can never go up, or, where spaces are counted, the reserve's cards need more spaces than
+    /// can appear (see the module documentation).
     fn lost(mut self) -> bool {
         let ranks = usize::from(self.position.ranks());
-        for pile in [Pile::Stock, Pile::Waste] {
-            self.loose |= self.position.pile(pile).iter().fold(0, |m, &c| m | 1 << c);
+        if self.counted {
+            while let Some(i) = self.reserve_left[0].checked_sub(1) {
+                let card = self.reserve[0][i];
+                if self.takes >> card & 1 == 0 {
+                    self.settle();
+                    if self.reserve_left[0] != i + 1 {
+                        continue;
+                    }
+                    if self.takes >> card & 1 == 0 {
+                        self.needed += 1;
+                        if self.needed > self.spaces_made() {
+                            return true;
+                        }
+                        self.filled |= 1 << card;
+                    }
+                }
+                self.reserve_left[0] = i;
+                self.loose |= 1 << card;
+                self.place_card(card);
+            }
         }
+        self.settle();
+        self.next.iter().any(|&n| n < ranks)
+    }
+
+    /// Where spaces are counted, how many may have appeared at most: the empty piles, and the cards that may have
+    /// left the bottom of a pile, of the position's bottoms and the cards that needed a space.
+    fn spaces_made(&self) -> u32 {
+        self.empty_piles + ((self.bottoms | self.filled) & (self.up | self.takes)).count_ones()
+    }
+
+    /// Adds facts until none is added.
+    fn settle(&mut self) {
+        let ranks = usize::from(self.position.ranks());
         loop {
             let mut changed = self.uncover();
             for suit in 0..4 {
@@ -334,7 +418,8 @@ impl<'a> Fixpoint<'a> {
             let waiting = self.mates.is_some()
                 || self.reserve_left[..reserve_piles].iter().any(|&n| n > 0)
                 || self.tableau & !self.bottoms & !self.held & !self.gone != 0;
-            if waiting {
+            // Where spaces are counted, the reserve's cards are put in the tableau as they come (see `lost`).
+            if waiting && !self.counted {
                 for r in 0..reserve_piles {
                     while let Some(i) = self.reserve_left[r].checked_sub(1) {
                         let card = self.reserve[r][i];
@@ -346,6 +431,8 @@ impl<'a> Fixpoint<'a> {
                         changed = true;
                     }
                 }
+            }
+            if waiting {
                 // A card gone up may have been put in the tableau first, and the other way round: neither rules the
                 // other out here.
                 let mut placeable =
@@ -363,13 +450,16 @@ impl<'a> Fixpoint<'a> {
                     } else {
                         !0
                     };
-                    self.space =
-                        self.bottoms & (self.reached & self.up_classes | self.takes & moving) != 0;
+                    self.space = if self.counted {
+                        self.reserve_left[0] == 0 && self.needed < self.spaces_made()
+                    } else {
+                        self.bottoms & (self.reached & self.up_classes | self.takes & moving) != 0
+                    };
                     changed |= self.space;
                 }
             }
             if !changed {
-                return self.next.iter().any(|&n| n < ranks);
+                return;
             }
         }
     }
