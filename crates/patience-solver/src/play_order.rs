@@ -184,6 +184,11 @@ impl PlayOrder {
         self.held_from.is_some()
     }
 
+    /// Whether the rule counts spaces in the game itself (see the module documentation).
+    pub(crate) fn counts_spaces(&self) -> bool {
+        self.reserve_fills_spaces
+    }
+
     /// Whether `position` is lost by the rule in the module documentation.
     pub fn lost(&self, rules: &RuleSet, position: &Position) -> bool {
         self.lost_by_class(rules, position, None, &ByBase::default())
