@@ -69,8 +69,8 @@
 //! or else *needs a space*; the position is lost when the cards that needed one outnumber the spaces that may have
 //! appeared: the position's empty piles, and those of its bottom cards and of the cards that needed a space that
 //! may have gone up or may be taken by a card at the top of a pile. Once the reserve is empty, a space may appear
-//! only where those spaces outnumber the cards that needed one. Spaces are counted in the game itself, not in a
-//! relaxed game (below).
+//! only where those spaces outnumber the cards that needed one. In a relaxed game spaces are counted by places,
+//! as the facts are read there (below).
 //!
 //! Proof. Follow a line that wins. Until the reserve is empty only its cards go into spaces, each as it comes to
 //! the top, once the cards over it have left; what happens until then is allowed by the facts worked out with no
@@ -98,6 +98,8 @@
 //!
 //! And what may be put in the tableau, and spaces, are worked out to the end, since a card put there lets a card
 //! of its class go up from under others. The position is lost in the relaxed game if some card never goes up.
+//! Where spaces are counted, a bottom card's place leaves the bottom of its pile, gone up, when some card of its
+//! class that lies in the tableau or may have been put there may have gone up.
 //!
 //! Proof. Follow a line of the relaxed game that wins, as above. Cards of a class changing places leave every
 //! place with a card of its class, and cards come and go from places only as in the game itself. A card goes up
@@ -105,7 +107,9 @@
 //! leaves is one of its class, and the card lay in the tableau, from the position on or put there. A card moved
 //! onto another or into a space takes the cards over it along, and the cards that may be built on a card are those
 //! that may be built on any card of its class. So every step of the line is allowed by the facts as read here.
-//! These facts allow all that the facts by card allow, so they prove lost no position that those do not.
+//! These facts allow all that the facts by card allow, so they prove lost no position that those do not. The count
+//! of spaces holds as its proof above says, read by places: a place comes to the bottom of a pile only into a
+//! space, and leaves it as a card does, its card gone up or moved; the reserve's cards change no places.
 //!
 //! Where only whole piles move and the reserve is left out, the rule is about held cards alone, and whether every
 //! card can go up is found by sending the cards up one after another, any card whose predecessors are up: a cycle
@@ -184,7 +188,7 @@ impl PlayOrder {
         self.held_from.is_some()
     }
 
-    /// Whether the rule counts spaces in the game itself (see the module documentation).
+    /// Whether the rule counts spaces (see the module documentation).
     pub(crate) fn counts_spaces(&self) -> bool {
         self.reserve_fills_spaces
     }
@@ -212,7 +216,7 @@ impl PlayOrder {
         }
         let tables =
             by_base.tables[usize::from(base.index())].get_or_init(|| Tables::new(rules, position));
-        let counted = mates.is_none() && self.reserve_fills_spaces;
+        let counted = self.reserve_fills_spaces;
         Fixpoint::new(*self, position, mates, tables, counted).lost()
     }
 }
@@ -401,7 +405,8 @@ impl<'a> Fixpoint<'a> {
     /// Where spaces are counted, how many may have appeared at most: the empty piles, and the cards that may have
     /// left the bottom of a pile, of the position's bottoms and the cards that needed a space.
     fn spaces_made(&self) -> u32 {
-        self.empty_piles + ((self.bottoms | self.filled) & (self.up | self.takes)).count_ones()
+        self.empty_piles
+            + ((self.bottoms | self.filled) & (self.up_classes | self.takes)).count_ones()
     }
 
     /// Adds facts until none is added.
