@@ -188,6 +188,15 @@ impl PlayOrder {
         self.held_from.is_some()
     }
 
+    /// The rule with spaces never counted, as it was before they were: for the tests to tell what counting adds.
+    #[cfg(test)]
+    pub(crate) fn without_counting(self) -> PlayOrder {
+        PlayOrder {
+            reserve_fills_spaces: false,
+            ..self
+        }
+    }
+
     /// Whether the rule counts spaces (see the module documentation).
     pub(crate) fn counts_spaces(&self) -> bool {
         self.reserve_fills_spaces

@@ -1213,6 +1213,64 @@ mod tests {
         );
     }
 
+    /// Counting spaces (see [`crate::play_order`]) calls lost positions that the rule's single lasting space does
+    /// not, in the game itself and in a relaxed game; `tests/play_order.rs` and the test above check that what it
+    /// calls lost is lost.
+    #[test]
+    fn counting_spaces_calls_more_positions_lost() {
+        let games = [
+            (
+                "canfield",
+                include_str!("../tests/fixtures/reduced/canfield.toml"),
+            ),
+            (
+                "selective-canfield",
+                include_str!("../tests/fixtures/reduced/selective-canfield.toml"),
+            ),
+            (
+                "canfield-any-run",
+                include_str!("../tests/fixtures/reduced/canfield-any-run.toml"),
+            ),
+        ];
+        let mut by_class = 0;
+        for (name, text) in games {
+            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+            let rule = PlayOrder::for_rules(&rules).expect("foundation cards stay up");
+            assert!(rule.counts_spaces(), "{name}");
+            let (tables, mut by_count) = (ByBase::default(), 0);
+            for deal in 1..=150 {
+                let root = Position::deal(&rules, deal).expect("a deal");
+                let mates = Relaxation::for_root(&rules, &root)
+                    .map(|relaxation| relaxation.class_mates(rules.pack.ranks));
+                for moves in (2..=60).step_by(2) {
+                    let position = random_walk(&rules, &root, moves, deal * 100 + moves as u64);
+                    let lost = |rule: PlayOrder, mates| {
+                        rule.lost_by_class(&rules, &position, mates, &tables)
+                    };
+                    if lost(rule, None) && !lost(rule.without_counting(), None) {
+                        by_count += 1;
+                    }
+                    if mates.as_ref().is_some_and(|mates| {
+                        lost(rule, Some(mates)) && !lost(rule.without_counting(), Some(mates))
+                    }) {
+                        by_class += 1;
+                    }
+                }
+            }
+            // Counted on this machine: 25 in Canfield, 89 in Selective Canfield, 52 in any-run Canfield.
+            assert!(
+                by_count >= 10,
+                "{name}: counting added only {by_count} positions"
+            );
+        }
+        // 20 in Canfield's relaxed game, 46 in any-run Canfield's (Selective Canfield's deals start with a choice,
+        // where there is none).
+        assert!(
+            by_class >= 20,
+            "counting by class added only {by_class} positions"
+        );
+    }
+
     /// The position `moves` random legal moves into a game from `position`, fewer if play sticks; `seed` picks
     /// them.
     fn random_walk(rules: &RuleSet, position: &Position, moves: usize, seed: u64) -> Position {
