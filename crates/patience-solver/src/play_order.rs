@@ -225,8 +225,7 @@ impl PlayOrder {
         }
         let tables =
             by_base.tables[usize::from(base.index())].get_or_init(|| Tables::new(rules, position));
-        let counted = self.reserve_fills_spaces;
-        Fixpoint::new(*self, position, mates, tables, counted).lost()
+        Fixpoint::new(*self, position, mates, tables).lost()
     }
 }
 
@@ -306,13 +305,10 @@ struct Fixpoint<'a> {
     takes: u64,
     /// Whether a tableau pile may be empty.
     space: bool,
-    /// Whether spaces are counted (see [`Fixpoint::lost`]).
-    counted: bool,
     /// The tableau piles that are empty.
     empty_piles: u32,
-    /// Where spaces are counted, the reserve cards that needed one, and how many.
+    /// Where spaces are counted, the reserve cards that needed one.
     filled: u64,
-    needed: u32,
 }
 
 impl<'a> Fixpoint<'a> {
@@ -321,7 +317,6 @@ impl<'a> Fixpoint<'a> {
         position: &'a Position,
         mates: Option<&'a [u64; 64]>,
         tables: &'a Tables,
-        counted: bool,
     ) -> Fixpoint<'a> {
         let mut fixpoint = Fixpoint {
             position,
@@ -347,15 +342,13 @@ impl<'a> Fixpoint<'a> {
             placed: 0,
             takes: 0,
             space: false,
-            counted,
             empty_piles: 0,
             filled: 0,
-            needed: 0,
         };
         for p in 0..position.tableau_piles() {
             let cards = position.pile(Pile::Tableau(p as u8));
             let Some((&top, _)) = cards.split_last() else {
-                fixpoint.space = !counted;
+                fixpoint.space = !rule.counts_spaces();
                 fixpoint.empty_piles += 1;
                 continue;
             };
@@ -386,7 +379,7 @@ impl<'a> Fixpoint<'a> {
     /// can appear (see the module documentation).
     fn lost(mut self) -> bool {
         let ranks = usize::from(self.position.ranks());
-        if self.counted {
+        if self.rule.counts_spaces() {
             while let Some(i) = self.reserve_left[0].checked_sub(1) {
                 let card = self.reserve[0][i];
                 if self.takes >> card & 1 == 0 {
@@ -395,8 +388,7 @@ impl<'a> Fixpoint<'a> {
                         continue;
                     }
                     if self.takes >> card & 1 == 0 {
-                        self.needed += 1;
-                        if self.needed > self.spaces_made() {
+                        if self.filled.count_ones() + 1 > self.spaces_made() {
                             return true;
                         }
                         self.filled |= 1 << card;
@@ -438,7 +430,7 @@ impl<'a> Fixpoint<'a> {
                 || self.reserve_left[..reserve_piles].iter().any(|&n| n > 0)
                 || self.tableau & !self.bottoms & !self.held & !self.gone != 0;
             // Where spaces are counted, the reserve's cards are put in the tableau as they come (see `lost`).
-            if waiting && !self.counted {
+            if waiting && !self.rule.counts_spaces() {
                 for r in 0..reserve_piles {
                     while let Some(i) = self.reserve_left[r].checked_sub(1) {
                         let card = self.reserve[r][i];
@@ -469,8 +461,8 @@ impl<'a> Fixpoint<'a> {
                     } else {
                         !0
                     };
-                    self.space = if self.counted {
-                        self.reserve_left[0] == 0 && self.needed < self.spaces_made()
+                    self.space = if self.rule.counts_spaces() {
+                        self.reserve_left[0] == 0 && self.filled.count_ones() < self.spaces_made()
                     } else {
                         self.bottoms & (self.reached & self.up_classes | self.takes & moving) != 0
                     };
