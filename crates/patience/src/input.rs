@@ -72,6 +72,14 @@ pub fn time_limit(seconds: Option<f64>) -> anyhow::Result<Option<Duration>> {
         .transpose()
 }
 
+/// The node limit of `--node-limit NODES`, which must be 1 or more.
+pub fn node_limit(nodes: Option<u64>) -> anyhow::Result<Option<u64>> {
+    if nodes == Some(0) {
+        bail!("--node-limit 0: give 1 node or more (no limit without --node-limit)");
+    }
+    Ok(nodes)
+}
+
 /// The bytes of `--memory MIB`, which must be 1 or more.
 pub fn memory_bytes(mib: u64) -> anyhow::Result<usize> {
     if mib == 0 {

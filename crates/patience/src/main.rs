@@ -181,6 +181,10 @@ pub struct SolveArgs {
     /// Give up after this many seconds (a decimal number); no limit without it.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// Give up after this many nodes (positions made, every pass of the search counted); unlike a time limit, it
+    /// stops the search at the same place on any machine. No limit without it.
+    #[arg(long, value_name = "NODES")]
+    pub node_limit: Option<u64>,
     /// The most memory the solver's table of positions may take, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub memory: u64,
@@ -226,11 +230,15 @@ pub struct StatsArgs {
     /// Give up on a deal after this many seconds (a decimal number); no limit without it.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// Give up on a deal after this many nodes (positions made, every pass of the search counted): the same
+    /// verdicts on any machine, for the same `--memory` and `--threads`. No limit without it.
+    #[arg(long, value_name = "NODES")]
+    pub node_limit: Option<u64>,
     /// Memory for the solvers' tables, in MiB, shared between the threads.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub memory: u64,
-    /// The results file (JSON lines), resumed if it exists (deals it holds as unknown because a shorter time limit
-    /// stopped them are solved again); `{game}` in the name is replaced by each game's id.
+    /// The results file (JSON lines), resumed if it exists (deals it holds as unknown because a lower time or node
+    /// limit stopped them are solved again); `{game}` in the name is replaced by each game's id.
     /// By default `stats-{game}.jsonl`, one file a game.
     #[arg(long, value_name = "FILE")]
     pub out: Option<String>,

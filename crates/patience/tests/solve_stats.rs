@@ -129,6 +129,29 @@ fn solve_stops_at_the_time_limit() {
 }
 
 #[test]
+fn solve_stops_at_the_node_limit() {
+    let answer = ok_json(&[
+        "solve",
+        "four-seasons",
+        "1",
+        "--node-limit",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(answer["verdict"], "unknown");
+    assert_eq!(answer["limit"], "nodes");
+    let nodes = answer["stats"]["nodes"].as_u64().expect("nodes");
+    assert!((1000..20_000).contains(&nodes), "{nodes} nodes");
+    let text =
+        String::from_utf8(ok(&["solve", "four-seasons", "1", "--node-limit", "1000"]).stdout)
+            .expect("UTF-8");
+    assert!(
+        text.contains("unknown: the node limit (1000) was reached"),
+        "{text}"
+    );
+}
+
+#[test]
 fn solve_reads_a_position_and_refuses_bad_limits() {
     let start = temp("fortunes-favor-2.json");
     std::fs::write(
@@ -143,6 +166,80 @@ fn solve_reads_a_position_and_refuses_bad_limits() {
     assert!(error.contains("--time-limit"), "{error}");
     let error = fails(&["solve", "florentine", "1", "--memory", "0"]);
     assert!(error.contains("--memory"), "{error}");
+    let error = fails(&["solve", "florentine", "1", "--node-limit", "0"]);
+    assert!(error.contains("--node-limit 0"), "{error}");
+    let error = fails(&["stats", "florentine", "--deals", "1", "--node-limit", "0"]);
+    assert!(error.contains("--node-limit 0"), "{error}");
+    for bad in ["-5", "many", "2.5"] {
+        let out = patience(&["solve", "florentine", "1", &format!("--node-limit={bad}")]);
+        assert!(!out.status.success(), "--node-limit {bad}");
+        let error = String::from_utf8_lossy(&out.stderr);
+        assert!(error.contains("--node-limit"), "{error}");
+    }
+}
+
+#[test]
+fn a_node_limit_gives_the_same_records_on_every_run_and_a_higher_one_solves_the_unknown_again() {
+    let run = |out: &str, nodes: &str| {
+        ok(&[
+            "stats",
+            "four-seasons",
+            "--deals",
+            "1..4",
+            "--threads",
+            "2",
+            "--node-limit",
+            nodes,
+            "--memory",
+            "64",
+            "--out",
+            out,
+        ])
+    };
+    let fields = |path: &str| -> Vec<(u64, String, u64, Value)> {
+        let mut records: Vec<_> = lines(path)
+            .into_iter()
+            .map(|r| {
+                let deal = r["deal"].as_u64().expect("a deal");
+                let verdict = r["verdict"].as_str().expect("a verdict").to_string();
+                (
+                    deal,
+                    verdict,
+                    r["nodes"].as_u64().expect("nodes"),
+                    r["limit"].clone(),
+                )
+            })
+            .collect();
+        records.sort_by_key(|r| r.0);
+        records
+    };
+    let (first, second) = (temp("fs-nodes-1.jsonl"), temp("fs-nodes-2.jsonl"));
+    run(&first, "20000");
+    run(&second, "20000");
+    let records = fields(&first);
+    assert_eq!(
+        records,
+        fields(&second),
+        "the same verdicts and nodes, deal by deal"
+    );
+    // Deal 1 needs far more nodes; deals 2 to 4 are won in fewer.
+    assert_eq!(records[0].1, "unknown");
+    assert_eq!(records[0].3, "nodes");
+    assert!(records[1..].iter().all(|r| r.1 == "won"), "{records:?}");
+    let again = run(&first, "40000");
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        stderr.contains("1 left unknown by a lower time or node limit are solved again"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        stdout.contains("2 threads, 40000 nodes and 32 MiB a deal"),
+        "{stdout}"
+    );
+    let same = run(&first, "40000");
+    let stderr = String::from_utf8_lossy(&same.stderr);
+    assert!(!stderr.contains("solved again"), "{stderr}");
 }
 
 #[test]
@@ -302,7 +399,7 @@ fn deals_left_unknown_by_a_shorter_time_limit_are_solved_again() {
     let deeper = run("2");
     let stderr = String::from_utf8_lossy(&deeper.stderr);
     assert!(
-        stderr.contains("3 left unknown by a shorter time limit are solved again"),
+        stderr.contains("3 left unknown by a lower time or node limit are solved again"),
         "{stderr}"
     );
     assert_eq!(summary(&deeper)["won"], 3);

@@ -104,13 +104,15 @@ impl DealResult {
         }
     }
 
-    /// Whether a search with the time limit `time` (none if `None`) may decide this deal where the search
-    /// recorded did not: it is unknown, stopped by a shorter time limit. A deal stopped by the memory limit is
-    /// not, since the record does not say how much memory it had.
-    pub fn worth_solving_again(&self, time: Option<Duration>) -> bool {
+    /// Whether a search with the time limit `time` and the node limit `nodes` (none where `None`) may decide this
+    /// deal where the search recorded did not: it is unknown, stopped by its time or node limit, and both new
+    /// limits let a search go further than it went. A deal stopped by the memory limit is not, since the record
+    /// does not say how much memory it had.
+    pub fn worth_solving_again(&self, time: Option<Duration>, nodes: Option<u64>) -> bool {
         self.verdict == Outcome::Unknown
-            && self.limit == Some(Stopped::Time)
+            && matches!(self.limit, Some(Stopped::Time | Stopped::Nodes))
             && time.is_none_or(|time| time.as_secs_f64() > self.seconds)
+            && nodes.is_none_or(|nodes| nodes > self.nodes)
     }
 }
 
@@ -414,20 +416,31 @@ mod tests {
     }
 
     #[test]
-    fn only_a_deal_stopped_by_a_shorter_time_limit_is_worth_solving_again() {
+    fn only_a_deal_stopped_by_a_lower_time_or_node_limit_is_worth_solving_again() {
         let unknown = record(1, Outcome::Unknown);
         let seconds = |s: f64| Some(Duration::from_secs_f64(s));
-        assert!(unknown.worth_solving_again(seconds(10.0)));
-        assert!(unknown.worth_solving_again(None));
-        assert!(!unknown.worth_solving_again(seconds(0.5)));
-        assert!(!unknown.worth_solving_again(seconds(0.1)));
+        assert!(unknown.worth_solving_again(seconds(10.0), None));
+        assert!(unknown.worth_solving_again(None, None));
+        assert!(!unknown.worth_solving_again(seconds(0.5), None));
+        assert!(!unknown.worth_solving_again(seconds(0.1), None));
+        // A node limit the search went past already cannot take it further, whatever the time.
+        assert!(!unknown.worth_solving_again(None, Some(unknown.nodes)));
+        assert!(unknown.worth_solving_again(None, Some(unknown.nodes + 1)));
+        let out_of_nodes = DealResult {
+            limit: Some(Stopped::Nodes),
+            ..unknown.clone()
+        };
+        assert!(out_of_nodes.worth_solving_again(None, Some(out_of_nodes.nodes * 2)));
+        assert!(out_of_nodes.worth_solving_again(seconds(10.0), None));
+        assert!(!out_of_nodes.worth_solving_again(None, Some(out_of_nodes.nodes)));
+        assert!(!out_of_nodes.worth_solving_again(seconds(0.1), Some(out_of_nodes.nodes * 2)));
         let out_of_memory = DealResult {
             limit: Some(Stopped::Memory),
             ..unknown
         };
-        assert!(!out_of_memory.worth_solving_again(None));
+        assert!(!out_of_memory.worth_solving_again(None, None));
         for verdict in [Outcome::Won, Outcome::Lost] {
-            assert!(!record(1, verdict).worth_solving_again(None));
+            assert!(!record(1, verdict).worth_solving_again(None, None));
         }
     }
 

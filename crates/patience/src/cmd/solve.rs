@@ -47,7 +47,7 @@ pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
     let limits = Limits {
         time: input::time_limit(args.time_limit)?,
         memory_bytes: input::memory_bytes(args.memory)?,
-        nodes: None,
+        nodes: input::node_limit(args.node_limit)?,
     };
     let report = solve(&rules, &position, &limits);
     let line: &[Move] = match &report.verdict {
@@ -127,6 +127,10 @@ fn headline(report: &Report, limits: &Limits) -> String {
         Verdict::Unknown(Limit::Time) => format!(
             "unknown: the time limit ({} s) was reached before the search decided",
             limits.time.map_or(0.0, |t| t.as_secs_f64())
+        ),
+        Verdict::Unknown(Limit::Nodes) => format!(
+            "unknown: the node limit ({}) was reached before the search decided",
+            limits.nodes.unwrap_or(0)
         ),
         Verdict::Unknown(Limit::Memory) => format!(
             "unknown: the memory limit ({} MiB) was reached before the search decided",

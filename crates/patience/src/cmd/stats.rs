@@ -65,7 +65,7 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
     let limits = Limits {
         time: input::time_limit(args.time_limit)?,
         memory_bytes: (memory / threads).max(1 << 20),
-        nodes: None,
+        nodes: input::node_limit(args.node_limit)?,
     };
 
     // Each game's results file, each file read once: what is done already is skipped.
@@ -93,18 +93,18 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
             .iter()
             .filter(|r| r.game == rules.id && wanted.contains(&r.deal))
             .cloned();
-        // A deal left unknown by a shorter time limit than this run's is solved again; its new record, appended,
+        // A deal left unknown by a lower time or node limit than this run's is solved again; its new record, appended,
         // is the one kept (see `results::merge`).
         let best = results::merge(recorded).with_context(|| format!("in {}", path.display()))?;
         let done: HashSet<u64> = best
             .values()
-            .filter(|r| !r.worth_solving_again(limits.time))
+            .filter(|r| !r.worth_solving_again(limits.time, limits.nodes))
             .map(|r| r.deal)
             .collect();
         let again = best.len() - done.len();
         if !best.is_empty() {
             let again_words = if again > 0 {
-                format!("; {again} left unknown by a shorter time limit are solved again")
+                format!("; {again} left unknown by a lower time or node limit are solved again")
             } else {
                 String::new()
             };
@@ -338,15 +338,22 @@ fn progress_bar(len: u64) -> ProgressBar {
 
 /// The limits each deal is solved with, in words.
 fn limits_words(limits: &Limits, threads: usize) -> String {
-    let time = match limits.time {
-        Some(t) => format!("{} s", t.as_secs_f64()),
-        None => "no time limit".to_string(),
-    };
     format!(
-        "{threads} {}, {time} and {} MiB a deal",
+        "{threads} {}, {} and {} MiB a deal",
         if threads == 1 { "thread" } else { "threads" },
+        search_limit(limits).unwrap_or_else(|| "no time or node limit".to_string()),
         limits.memory_bytes >> 20
     )
+}
+
+/// The time and node limits of a deal in words (`0.5 s`, `2000000 nodes`, or both), if it has either.
+fn search_limit(limits: &Limits) -> Option<String> {
+    let time = limits.time.map(|t| format!("{} s", t.as_secs_f64()));
+    let nodes = limits.nodes.map(|n| format!("{n} nodes"));
+    match (time, nodes) {
+        (Some(time), Some(nodes)) => Some(format!("{time} or {nodes}")),
+        (time, nodes) => time.or(nodes),
+    }
 }
 
 /// One game's summary as text.
@@ -380,8 +387,8 @@ fn summary_text(summary: &Summary, name: &str, file: Option<&str>) -> String {
 
 /// The summaries as a Markdown table, with a line saying what was run.
 fn summary_table(summaries: &[Summary], names: &[String], range: &str, limits: &Limits) -> String {
-    let limit = limits.time.map_or("no time limit".to_string(), |t| {
-        format!("{} s a deal", t.as_secs_f64())
+    let limit = search_limit(limits).map_or("no time or node limit".to_string(), |limit| {
+        format!("{limit} a deal")
     });
     let mut text = format!(
         "Deals {range}, {limit}; the win rate counts unknown deals as lost, and the interval is the conservative 95 % interval.\n\n\
