@@ -93,8 +93,8 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
             .iter()
             .filter(|r| r.game == rules.id && wanted.contains(&r.deal))
             .cloned();
-        // A deal left unknown by a lower time or node limit than this run's is solved again; its new record, appended,
-        // is the one kept (see `results::merge`).
+        // A deal left unknown by a lower time or node limit than this run's is solved again; its new record,
+        // appended, is the one kept (see `results::merge`).
         let best = results::merge(recorded).with_context(|| format!("in {}", path.display()))?;
         let done: HashSet<u64> = best
             .values()
