@@ -109,42 +109,30 @@ fn solve_in_text_numbers_the_moves_with_their_cards() {
     assert!(text.contains("peak table memory"), "{text}");
 }
 
+/// Four Seasons deal 1 solved with `limit` (a flag and its value), as JSON and as text.
+fn four_seasons_1_with(limit: [&str; 2]) -> (Value, String) {
+    let args = ["solve", "four-seasons", "1", limit[0], limit[1]];
+    let answer = ok_json(&[&args[..], &["--json"]].concat());
+    let text = String::from_utf8(ok(&args).stdout).expect("UTF-8");
+    (answer, text)
+}
+
 #[test]
 fn solve_stops_at_the_time_limit() {
-    let answer = ok_json(&[
-        "solve",
-        "four-seasons",
-        "1",
-        "--time-limit",
-        "0.001",
-        "--json",
-    ]);
+    let (answer, text) = four_seasons_1_with(["--time-limit", "0.001"]);
     assert_eq!(answer["verdict"], "unknown");
     assert_eq!(answer["limit"], "time");
     assert_eq!(answer["line"], serde_json::json!([]));
-    let text =
-        String::from_utf8(ok(&["solve", "four-seasons", "1", "--time-limit", "0.001"]).stdout)
-            .expect("UTF-8");
     assert!(text.contains("unknown: the time limit"), "{text}");
 }
 
 #[test]
 fn solve_stops_at_the_node_limit() {
-    let answer = ok_json(&[
-        "solve",
-        "four-seasons",
-        "1",
-        "--node-limit",
-        "1000",
-        "--json",
-    ]);
+    let (answer, text) = four_seasons_1_with(["--node-limit", "1000"]);
     assert_eq!(answer["verdict"], "unknown");
     assert_eq!(answer["limit"], "nodes");
     let nodes = answer["stats"]["nodes"].as_u64().expect("nodes");
     assert!((1000..20_000).contains(&nodes), "{nodes} nodes");
-    let text =
-        String::from_utf8(ok(&["solve", "four-seasons", "1", "--node-limit", "1000"]).stdout)
-            .expect("UTF-8");
     assert!(
         text.contains("unknown: the node limit (1000) was reached"),
         "{text}"

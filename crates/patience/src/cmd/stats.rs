@@ -341,10 +341,13 @@ fn limits_words(limits: &Limits, threads: usize) -> String {
     format!(
         "{threads} {}, {} and {} MiB a deal",
         if threads == 1 { "thread" } else { "threads" },
-        search_limit(limits).unwrap_or_else(|| "no time or node limit".to_string()),
+        search_limit(limits).unwrap_or_else(|| NO_LIMIT.to_string()),
         limits.memory_bytes >> 20
     )
 }
+
+/// A deal's limits in words where it has neither a time nor a node limit.
+const NO_LIMIT: &str = "no time or node limit";
 
 /// The time and node limits of a deal in words (`0.5 s`, `2000000 nodes`, or both), if it has either.
 fn search_limit(limits: &Limits) -> Option<String> {
@@ -387,9 +390,8 @@ fn summary_text(summary: &Summary, name: &str, file: Option<&str>) -> String {
 
 /// The summaries as a Markdown table, with a line saying what was run.
 fn summary_table(summaries: &[Summary], names: &[String], range: &str, limits: &Limits) -> String {
-    let limit = search_limit(limits).map_or("no time or node limit".to_string(), |limit| {
-        format!("{limit} a deal")
-    });
+    let limit =
+        search_limit(limits).map_or(NO_LIMIT.to_string(), |limit| format!("{limit} a deal"));
     let mut text = format!(
         "Deals {range}, {limit}; the win rate counts unknown deals as lost, and the interval is the conservative 95 % interval.\n\n\
          | game | won | lost | unknown | win rate | 95 % interval | mean time | median time | max time |\n\
