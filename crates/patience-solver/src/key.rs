@@ -4,6 +4,7 @@ use patience_core::{Pile, Position, RuleSet};
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
 use crate::relax::Relaxation;
+use crate::table::MOST_DRAW;
 
 /// In a key's header (the seed of its stock's hash): no base rank, unlimited redeals, or a position on the stock's
 /// cycle. No count has this value.
@@ -29,6 +30,20 @@ pub(crate) struct KeyShape {
     stock_cycle: Option<u8>,
     /// The relaxed game whose states are keyed, if any: its tableau cards are keyed by class.
     relaxation: Option<Relaxation>,
+    /// Whether a position off its stock's cycle is keyed as its state, with the cut left out of its key and given
+    /// apart (see [`Cut`]).
+    cuts_apart: bool,
+}
+
+/// Where a position stands on its stock's cycle, where keys leave it out (see [`KeyShape::with_cuts_apart`]):
+/// `None` on the cycle, or where the key holds the whole stock and waste.
+pub(crate) type Cut = Option<OffCycle>;
+
+/// A position off its stock's cycle: its waste's length, and that length's remainder divided by the draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OffCycle {
+    pub(crate) remainder: u8,
+    pub(crate) waste: u8,
 }
 
 impl KeyShape {
@@ -37,6 +52,7 @@ impl KeyShape {
             interchangeable: rules.tableau.capacity.is_empty(),
             stock_cycle: Some(rules.stock.draw),
             relaxation: None,
+            cuts_apart: false,
         }
     }
 
@@ -55,7 +71,46 @@ impl KeyShape {
             interchangeable: false,
             stock_cycle: None,
             relaxation: None,
+            cuts_apart: false,
         }
+    }
+
+    /// These keys, but for a position off its stock's cycle, which is keyed as its state, the positions that
+    /// differ from it only in where the stock is cut (its waste's length), and whose cut is given by
+    /// [`KeyShape::cut`]: for a table of states (see [`crate::table::StateSlot`]). Only where a draw turns more
+    /// than one card (with one, every position is on the cycle) and no more than such a table keeps.
+    ///
+    /// A position `P` off the cycle turns its stock, a draw at a time, to every cut further on with the same
+    /// remainder, then onto the cycle; so `P` covers each position `Q` of its state at such a cut, or on the
+    /// cycle: every step from `Q` is a step from `P` (a stock step plays a card that `P` turns to as well, and
+    /// the position after it depends only on that card; another step keeps the cut), leading to a position that
+    /// covers `Q`'s, and a line that wins from `Q` wins from `P` in as many steps. A search that skips `Q` once it
+    /// has met `P` still wins wherever it did: take the position it met and did not prove lost that is fewest
+    /// steps from a win; a step towards it from there leads to a position met, or covered by one met, fewer steps
+    /// from a win. `Q` is never met in `P`'s own search: a stock step takes a card from the stock or the waste for
+    /// good, so no position after one has `P`'s state, and no other step moves the cut.
+    pub(crate) fn with_cuts_apart(self) -> KeyShape {
+        KeyShape {
+            cuts_apart: self
+                .stock_cycle
+                .is_some_and(|draw| (2..=MOST_DRAW).contains(&usize::from(draw))),
+            ..self
+        }
+    }
+
+    /// Whether positions off the stock's cycle are keyed as their states (see [`KeyShape::with_cuts_apart`]).
+    pub(crate) fn cuts_apart(&self) -> bool {
+        self.cuts_apart
+    }
+
+    /// Where `position` stands on its stock's cycle, where its key leaves that out; `None` elsewhere.
+    pub(crate) fn cut(&self, position: &Position) -> Cut {
+        let draw = self.stock_cycle.filter(|_| self.cuts_apart)?;
+        let waste = off_cycle_waste(position, draw)?;
+        Some(OffCycle {
+            remainder: waste % draw,
+            waste,
+        })
     }
 
     /// The key of a position: the sum, mod 2^128, of 128-bit hashes of its parts, each seeded by its role: the
@@ -69,7 +124,7 @@ impl KeyShape {
     /// a waste of a whole number of draws, or an empty stock. Each such position turns to every other one, so
     /// they all have the same stock steps and the same other moves, and lead to the same positions up to this
     /// same key. A position off the cycle (just after a play from the waste) turns onto it but cannot be reached
-    /// back, so it keeps its own key.
+    /// back, so it keeps its own key, but where cuts are kept apart (see [`KeyShape::with_cuts_apart`]).
     pub(crate) fn key(&self, position: &Position) -> u128 {
         // Each part is hashed on its own, with a seed that names its role, and the hashes are added: the parts
         // are hashed where they lie, with no copy into one buffer (whose small copies were a third of the key's
@@ -87,9 +142,9 @@ impl KeyShape {
         let mut key = match self.stock_cycle {
             Some(draw) if position.redeals_left().is_none() => {
                 let (order, cards) = position.stock_order();
-                let waste = position.len(Pile::Waste);
-                let on_cycle = waste == cards || waste % draw as usize == 0;
-                let at = if on_cycle { NONE } else { waste as u8 };
+                let at = off_cycle_waste(position, draw)
+                    .filter(|_| !self.cuts_apart)
+                    .unwrap_or(NONE);
                 xxh3_128_with_seed(&order[..cards], header | u64::from(at) << 48)
             }
             _ => xxh3_128_with_seed(position.pile(Pile::Stock), header | NONE_AT)
@@ -127,6 +182,16 @@ impl KeyShape {
         }
         key
     }
+}
+
+/// The length of `position`'s waste where, with unlimited redeals, it stands off its stock's cycle (turned `draw`
+/// cards at a time): a waste of no whole number of draws, with cards left in the stock.
+fn off_cycle_waste(position: &Position, draw: u8) -> Option<u8> {
+    let waste = position.len(Pile::Waste);
+    let on_cycle = position.redeals_left().is_some()
+        || position.len(Pile::Stock) == 0
+        || waste % usize::from(draw) == 0;
+    (!on_cycle).then_some(waste as u8)
 }
 
 /// The hash of a tableau pile keyed by class (see [`Relaxation::key_byte`]), seeded by `seed`.

@@ -10,12 +10,12 @@ use crate::beam::{
     Beam, BEAM_MEMORY_SHARE, BEAM_SHARE_AFTER_RELAXED_PASSES, BEAM_SHARE_BESIDE_FULL_SEARCH,
 };
 use crate::dead_end::DeadEnds;
-use crate::key::KeyShape;
+use crate::key::{Cut, KeyShape};
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
 use crate::play_order::ByBase;
 use crate::prune::Pruning;
 use crate::relax::{NextCard, Relaxation};
-use crate::table::Table;
+use crate::table::Searched;
 
 /// Bounds on one search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,7 +174,7 @@ fn run(
                 Pass::Streamlined(key_shape) => (
                     Search::new(
                         rules,
-                        key_shape,
+                        key_shape.with_cuts_apart(),
                         pruning.streamlined(),
                         &pass_limits,
                         before.nodes,
@@ -226,7 +226,13 @@ fn run(
         memory_bytes: memory_left(limits, &lost, false),
         ..*limits
     };
-    let mut search = Search::new(rules, shape, pruning, &full_limits, before.nodes);
+    let mut search = Search::new(
+        rules,
+        shape.with_cuts_apart(),
+        pruning,
+        &full_limits,
+        before.nodes,
+    );
     search.skip_lost(lost);
     let unbounded = limits.time.is_none() && limits.nodes.is_none();
     let outcome = search.run(
@@ -406,7 +412,7 @@ struct Search<'a> {
     dead_ends: Option<DeadEnds>,
     /// The relaxed game searched instead of the real one, if any: its own moves are made too.
     relaxation: Option<Relaxation>,
-    table: Table,
+    table: Searched,
     nodes: u64,
     /// Where the states this search proves lost go, if it keeps them (see [`crate::lost`]).
     marking: Option<Marking>,
@@ -430,8 +436,9 @@ struct Frame {
     /// The positions the steps start from: `position` first, then the stock turned to each card the steps play
     /// from the waste, kept so that a step need not turn the stock again.
     turned: Vec<Position>,
-    /// The key of each step's child made so far, or `None` where the table held it already.
-    keys: Vec<Option<u128>>,
+    /// The key of each step's child made so far, and where its stock is cut if the key leaves that out, or `None`
+    /// where the table covered it already.
+    keys: Vec<Option<(u128, Cut)>>,
     /// The position's number in the order the search entered positions, and the least number it reaches by the
     /// steps searched so far among the positions whose component is open (see [`crate::lost`]): both 0 when the
     /// search marks no lost states.
@@ -488,7 +495,7 @@ impl<'a> Search<'a> {
             pruning,
             dead_ends: None,
             relaxation: None,
-            table: Table::new(limits.memory_bytes),
+            table: Searched::new(limits.memory_bytes, shape.cuts_apart()),
             nodes,
             marking: None,
             known_lost: Vec::new(),
@@ -613,7 +620,7 @@ impl<'a> Search<'a> {
             self.dead_ends = DeadEnds::for_root(self.rules, root);
         }
         let root_key = self.shape.key(root);
-        if self.table.insert(root_key).is_err() {
+        if self.table.visit(root_key, self.shape.cut(root)).is_err() {
             return Outcome::Verdict(Verdict::Unknown(Limit::Memory));
         }
         // Frames above `depth` keep their step lists' allocations for reuse.
@@ -660,13 +667,13 @@ impl<'a> Search<'a> {
             }
             let (step, key) = (frame.steps[frame.next], frame.keys[frame.next]);
             frame.next += 1;
-            let Some(key) = key else {
+            let Some((key, cut)) = key else {
                 continue;
             };
             // The child is claimed only now: claimed when its parent was entered, a position reached again deeper
             // in an earlier sibling's search would wait for the parent, and the search would find its wins later
             // (Florentine deal 130: won in 167,000 nodes this way, undecided after 100 million the other).
-            match self.table.insert(key) {
+            match self.table.visit(key, cut) {
                 Ok(true) => {}
                 Ok(false) => {
                     self.reached(&mut frame.low, key);
@@ -781,10 +788,10 @@ impl<'a> Search<'a> {
             }
             let key = self.shape.key(&child);
             self.table.prefetch(key);
-            frame.keys.push(Some(key));
+            frame.keys.push(Some((key, self.shape.cut(&child))));
         }
         for i in from..frame.keys.len() {
-            if let Some(key) = frame.keys[i].filter(|&k| self.table.contains(k)) {
+            if let Some((key, _)) = frame.keys[i].filter(|&(k, cut)| self.table.covers(k, cut)) {
                 self.reached(&mut frame.low, key);
                 frame.keys[i] = None;
             }

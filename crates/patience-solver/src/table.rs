@@ -1,7 +1,6 @@
 //! The transposition table: the keys of positions already searched, within a memory budget.
 
-/// Bytes one slot takes: a key's fingerprint, or 0 for an empty slot.
-const BYTES_PER_SLOT: usize = std::mem::size_of::<u64>();
+use crate::key::Cut;
 
 /// The keys are spread over up to this many shards, by their top bits. A shard grows by rebuilding itself
 /// larger, holding its old slots and its new ones at once; with one shard half the budget would lie idle for
@@ -21,8 +20,11 @@ const FIRST_SLOTS: usize = 8;
 /// shard and fingerprint: with `n` keys stored, a lookup errs with probability about `n / 2^70` (64 shards), so a search of
 /// `L` lookups with probability below `L * n / 2^70`. Half the bytes of whole keys hold twice the positions in a
 /// budget, and a search goes some 12 % faster for the smaller table.
-pub(crate) struct Table {
-    shards: Vec<Shard>,
+///
+/// A table of [`StateSlot`]s keys states, positions with their stock's cut left out (see [`Cut`]), and keeps
+/// with each the cuts it was met at.
+pub(crate) struct Table<S = u64> {
+    shards: Vec<Shard<S>>,
     /// How many top bits of a key pick its shard.
     shard_bits: u32,
     /// The slots a shard may grow to: its even share of the budget, less room for one shard to be rebuilt.
@@ -30,21 +32,102 @@ pub(crate) struct Table {
 }
 
 /// One shard: open addressing with linear probing.
-#[derive(Default)]
-struct Shard {
-    slots: Vec<u64>,
+struct Shard<S> {
+    slots: Vec<S>,
     len: usize,
+}
+
+impl<S> Default for Shard<S> {
+    fn default() -> Shard<S> {
+        Shard {
+            slots: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+/// What a slot of a table holds: a key's fingerprint (0 in an empty slot), and what the table keeps with it.
+pub(crate) trait Slot: Copy + Default {
+    /// The slot of a key of this fingerprint, met at `cut`.
+    fn new(fingerprint: u64, cut: Cut) -> Self;
+
+    fn fingerprint(&self) -> u64;
+
+    /// Whether meeting the slot's key at `cut` brings nothing new.
+    fn covers(&self, cut: Cut) -> bool;
+
+    /// Notes that the slot's key was met at `cut`, which it did not cover.
+    fn note(&mut self, cut: Cut);
+}
+
+/// A position's slot: its key's fingerprint alone. Meeting the key again is nothing new, whatever the cut.
+impl Slot for u64 {
+    fn new(fingerprint: u64, _: Cut) -> u64 {
+        fingerprint
+    }
+
+    fn fingerprint(&self) -> u64 {
+        *self
+    }
+
+    fn covers(&self, _: Cut) -> bool {
+        true
+    }
+
+    fn note(&mut self, _: Cut) {}
+}
+
+/// A state's slot: its key's fingerprint, and for each remainder of the waste's length divided by the draw (but
+/// 0, which is on the stock's cycle), the shortest waste off the cycle the state was met at, 0 for none (a waste
+/// off the cycle is never empty). A position off the cycle can turn its stock to every cut a draw or more further
+/// on, of the same remainder, and onto the cycle, so that a state met at a cut covers the cuts further on with its
+/// remainder, and any state met at all covers its positions on the cycle (see [`Cut`]).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct StateSlot {
+    fingerprint: u64,
+    least_waste: [u8; MOST_DRAW],
+}
+
+/// The largest draw a [`StateSlot`] keeps the cuts of.
+pub(crate) const MOST_DRAW: usize = 8;
+
+impl Slot for StateSlot {
+    fn new(fingerprint: u64, cut: Cut) -> StateSlot {
+        let mut slot = StateSlot {
+            fingerprint,
+            least_waste: [0; MOST_DRAW],
+        };
+        slot.note(cut);
+        slot
+    }
+
+    fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    fn covers(&self, cut: Cut) -> bool {
+        cut.is_none_or(|off| {
+            let least = self.least_waste[usize::from(off.remainder)];
+            least != 0 && least <= off.waste
+        })
+    }
+
+    fn note(&mut self, cut: Cut) {
+        if let Some(off) = cut {
+            self.least_waste[usize::from(off.remainder)] = off.waste;
+        }
+    }
 }
 
 /// The table is full: its budget does not allow the next key.
 #[derive(Debug)]
 pub(crate) struct Full;
 
-impl Table {
+impl<S: Slot> Table<S> {
     /// A table that never takes more than `budget_bytes` for its slots, even while it grows.
-    pub(crate) fn new(budget_bytes: usize) -> Table {
+    pub(crate) fn new(budget_bytes: usize) -> Table<S> {
         // Every shard at `most_slots` takes one share each; rebuilding the last one holds one more.
-        let most_slots = |shards: usize| budget_bytes / (shards + 1) / BYTES_PER_SLOT;
+        let most_slots = |shards: usize| budget_bytes / (shards + 1) / size_of::<S>();
         let mut shards = SHARDS;
         while shards > 1 && most_slots(shards) < FIRST_SLOTS {
             shards /= 2;
@@ -58,10 +141,22 @@ impl Table {
 
     /// Adds a key; `Ok(true)` if it was new, `Ok(false)` if already there.
     pub(crate) fn insert(&mut self, key: u128) -> Result<bool, Full> {
+        self.visit(key, None)
+    }
+
+    /// Meets a key at `cut`: `Ok(true)` if that is new, and then noted, `Ok(false)` if the table covers it.
+    pub(crate) fn visit(&mut self, key: u128, cut: Cut) -> Result<bool, Full> {
         let shard = &mut self.shards[shard_of(key, self.shard_bits)];
         let fingerprint = fingerprint(key);
         let mut slot = match shard.find(fingerprint) {
-            Some(Ok(_)) => return Ok(false),
+            Some(Ok(found)) => {
+                let slot = &mut shard.slots[found];
+                if slot.covers(cut) {
+                    return Ok(false);
+                }
+                slot.note(cut);
+                return Ok(true);
+            }
             Some(Err(empty)) => empty,
             None => 0,
         };
@@ -81,7 +176,7 @@ impl Table {
                 _ => unreachable!("a rebuilt shard has room and lacks the key"),
             };
         }
-        shard.slots[slot] = fingerprint;
+        shard.slots[slot] = S::new(fingerprint, cut);
         shard.len += 1;
         Ok(true)
     }
@@ -95,8 +190,8 @@ impl Table {
         if let Err(Full) = self.insert(key) {
             let shard = &mut self.shards[shard_of(key, self.shard_bits)];
             if let Some(home) = shard.home(fingerprint(key)) {
-                if shard.slots[home] != 0 {
-                    shard.slots[home] = fingerprint(key);
+                if shard.slots[home].fingerprint() != 0 {
+                    shard.slots[home] = S::new(fingerprint(key), None);
                 }
             }
         }
@@ -104,8 +199,16 @@ impl Table {
 
     /// Whether the table holds `key`.
     pub(crate) fn contains(&self, key: u128) -> bool {
+        self.covers(key, None)
+    }
+
+    /// Whether meeting `key` at `cut` would bring nothing new.
+    pub(crate) fn covers(&self, key: u128, cut: Cut) -> bool {
         let shard = &self.shards[shard_of(key, self.shard_bits)];
-        matches!(shard.find(fingerprint(key)), Some(Ok(_)))
+        match shard.find(fingerprint(key)) {
+            Some(Ok(found)) => shard.slots[found].covers(cut),
+            _ => false,
+        }
     }
 
     /// Asks the processor to fetch the slot where a lookup of `key` starts, so that the lookups of a position's
@@ -128,7 +231,65 @@ impl Table {
             .iter()
             .map(|shard| shard.slots.len())
             .sum::<usize>()
-            * BYTES_PER_SLOT
+            * size_of::<S>()
+    }
+}
+
+/// A search's table: of positions, or of states where its keys leave the stock's cut out (see
+/// [`crate::key::KeyShape::with_cuts_apart`]).
+pub(crate) enum Searched {
+    Positions(Table),
+    States(Table<StateSlot>),
+}
+
+impl Searched {
+    /// A table of states if `states`, else of positions, never taking more than `budget_bytes`.
+    pub(crate) fn new(budget_bytes: usize, states: bool) -> Searched {
+        if states {
+            Searched::States(Table::new(budget_bytes))
+        } else {
+            Searched::Positions(Table::new(budget_bytes))
+        }
+    }
+
+    /// See [`Table::visit`].
+    pub(crate) fn visit(&mut self, key: u128, cut: Cut) -> Result<bool, Full> {
+        match self {
+            Searched::Positions(table) => table.visit(key, cut),
+            Searched::States(table) => table.visit(key, cut),
+        }
+    }
+
+    /// See [`Table::covers`].
+    pub(crate) fn covers(&self, key: u128, cut: Cut) -> bool {
+        match self {
+            Searched::Positions(table) => table.covers(key, cut),
+            Searched::States(table) => table.covers(key, cut),
+        }
+    }
+
+    /// See [`Table::prefetch`].
+    pub(crate) fn prefetch(&self, key: u128) {
+        match self {
+            Searched::Positions(table) => table.prefetch(key),
+            Searched::States(table) => table.prefetch(key),
+        }
+    }
+
+    /// Keys stored.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Searched::Positions(table) => table.len(),
+            Searched::States(table) => table.len(),
+        }
+    }
+
+    /// See [`Table::bytes`].
+    pub(crate) fn bytes(&self) -> usize {
+        match self {
+            Searched::Positions(table) => table.bytes(),
+            Searched::States(table) => table.bytes(),
+        }
     }
 }
 
@@ -143,13 +304,13 @@ fn fingerprint(key: u128) -> u64 {
     (key as u64).max(1)
 }
 
-impl Shard {
+impl<S: Slot> Shard<S> {
     /// `Ok(slot)` holding `fingerprint`, or `Err(slot)`, the empty slot where it would go; `None` with no slots.
     fn find(&self, fingerprint: u64) -> Option<Result<usize, usize>> {
         let n = self.slots.len();
         let mut i = self.home(fingerprint)?;
         loop {
-            match self.slots[i] {
+            match self.slots[i].fingerprint() {
                 0 => return Some(Err(i)),
                 f if f == fingerprint => return Some(Ok(i)),
                 _ => i = if i + 1 == n { 0 } else { i + 1 },
@@ -164,12 +325,12 @@ impl Shard {
         (n > 0).then(|| ((u128::from(fingerprint) * n as u128) >> 64) as usize)
     }
 
-    /// Moves the fingerprints into `slots` new slots.
+    /// Moves the slots into `slots` new ones.
     fn rebuild(&mut self, slots: usize) {
-        let old = std::mem::replace(&mut self.slots, vec![0; slots]);
-        for fingerprint in old.into_iter().filter(|&f| f != 0) {
-            if let Some(Err(empty)) = self.find(fingerprint) {
-                self.slots[empty] = fingerprint;
+        let old = std::mem::replace(&mut self.slots, vec![S::default(); slots]);
+        for slot in old.into_iter().filter(|slot| slot.fingerprint() != 0) {
+            if let Some(Err(empty)) = self.find(slot.fingerprint()) {
+                self.slots[empty] = slot;
             }
         }
     }
@@ -178,7 +339,7 @@ impl Shard {
 /// A hint to bring `slot` into the cache; it changes nothing a program can observe.
 #[inline]
 #[allow(unsafe_code)]
-fn prefetch(slot: &u64) {
+fn prefetch<S>(slot: &S) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch never faults and reads nothing into the program; SSE, which it needs, is part of every
     // x86-64 processor.
@@ -201,26 +362,32 @@ mod tests {
 
     #[test]
     fn the_table_keeps_to_its_budget_while_it_grows_and_when_full() {
+        keeps_to_its_budget::<u64>();
+        keeps_to_its_budget::<StateSlot>();
+    }
+
+    fn keeps_to_its_budget<S: Slot>() {
+        let bytes_per_slot = size_of::<S>();
         let mut budgets = vec![0, 64, 1 << 10, 4 << 10, 100_000, 1 << 20, 3 << 20];
         // Just below, at and above the sizes where every shard's slots fit exactly.
         for shift in 2..=10 {
-            let exact = (BYTES_PER_SLOT * (SHARDS + 1)) << shift;
+            let exact = (bytes_per_slot * (SHARDS + 1)) << shift;
             budgets.extend([exact - 1, exact, exact + 1, exact * 3 / 2]);
         }
         for budget in budgets {
-            let mut table = Table::new(budget);
+            let mut table = Table::<S>::new(budget);
             let mut i = 0;
             loop {
                 let before = table.bytes();
                 i += 1;
                 let shard = shard_of(key(i), table.shard_bits);
-                let shard_before = table.shards[shard].slots.len() * BYTES_PER_SLOT;
+                let shard_before = table.shards[shard].slots.len() * bytes_per_slot;
                 match table.insert(key(i)) {
                     Ok(true) => {}
                     Ok(false) => panic!("budget {budget}: key {i} was there already"),
                     Err(Full) => break,
                 }
-                let shard_after = table.shards[shard].slots.len() * BYTES_PER_SLOT;
+                let shard_after = table.shards[shard].slots.len() * bytes_per_slot;
                 // Growing holds the shard's old slots and its new ones at once.
                 assert!(
                     shard_after == shard_before || before + shard_after <= budget,
@@ -233,7 +400,7 @@ mod tests {
             // Full, it is not needlessly small: it holds at least half the keys its budget has slots for.
             if budget >= 1 << 20 {
                 assert!(
-                    table.len() * BYTES_PER_SLOT * 2 >= budget,
+                    table.len() * bytes_per_slot * 2 >= budget,
                     "budget {budget}: {} keys when full",
                     table.len()
                 );
@@ -243,5 +410,32 @@ mod tests {
                 assert!(matches!(table.insert(key(1)), Ok(false)), "budget {budget}");
             }
         }
+    }
+
+    #[test]
+    fn a_state_met_off_the_cycle_covers_its_cuts_further_on_and_the_cycle() {
+        let off = |remainder: u8, waste: u8| Some(crate::key::OffCycle { remainder, waste });
+        let mut table = Table::<StateSlot>::new(1 << 20);
+        assert!(matches!(table.visit(key(1), off(1, 7)), Ok(true)));
+        for (cut, covered) in [
+            (off(1, 7), true),
+            (off(1, 10), true),
+            (None, true),
+            (off(1, 4), false),
+            (off(2, 8), false),
+        ] {
+            assert_eq!(table.covers(key(1), cut), covered, "{cut:?}");
+        }
+        assert!(!table.covers(key(2), None));
+        // Met nearer the start of the stock, or at another remainder, the state is met anew.
+        assert!(matches!(table.visit(key(1), off(1, 4)), Ok(true)));
+        assert!(table.covers(key(1), off(1, 4)));
+        assert!(matches!(table.visit(key(1), off(2, 8)), Ok(true)));
+        assert!(matches!(table.visit(key(1), off(2, 11)), Ok(false)));
+        // Met on the cycle only, a state covers no cut off it.
+        assert!(matches!(table.visit(key(2), None), Ok(true)));
+        assert!(!table.covers(key(2), off(1, 1)));
+        assert!(matches!(table.visit(key(2), None), Ok(false)));
+        assert_eq!(table.len(), 2);
     }
 }
