@@ -6,17 +6,14 @@ use xxhash_rust::xxh3::xxh3_128_with_seed;
 use crate::relax::Relaxation;
 use crate::table::MOST_DRAW;
 
-/// In a key's header (the seed of its stock's hash): no base rank, unlimited redeals, or a position on the stock's
-/// cycle. No count has this value.
+/// In a key's header (the seed of its stock's hash): no base rank, or unlimited redeals. No count has this value.
 const NONE: u8 = 0xFF;
-
-/// The header's last byte where the stock is not keyed by its cycle.
-const NONE_AT: u64 = (NONE as u64) << 48;
 
 /// The seeds of the other parts of a key, by role in the top byte, the pile's index in the others.
 const WASTE: u64 = 1 << 56;
 const RESERVE: u64 = 2 << 56;
 const CHOICE: u64 = 3 << 56;
+const CUT: u64 = 5 << 56;
 const TABLEAU: u64 = 4 << 56;
 
 /// How a rule set lets keys be made.
@@ -98,6 +95,14 @@ impl KeyShape {
         }
     }
 
+    /// These keys with every position keyed by itself, its cut in its key.
+    pub(crate) fn of_positions(self) -> KeyShape {
+        KeyShape {
+            cuts_apart: false,
+            ..self
+        }
+    }
+
     /// Whether positions off the stock's cycle are keyed as their states (see [`KeyShape::with_cuts_apart`]).
     pub(crate) fn cuts_apart(&self) -> bool {
         self.cuts_apart
@@ -105,11 +110,25 @@ impl KeyShape {
 
     /// Where `position` stands on its stock's cycle, where its key leaves that out; `None` elsewhere.
     pub(crate) fn cut(&self, position: &Position) -> Cut {
-        let draw = self.stock_cycle.filter(|_| self.cuts_apart)?;
-        let waste = off_cycle_waste(position, draw)?;
-        Some(OffCycle {
-            remainder: waste % draw,
-            waste,
+        self.off_cycle(position).filter(|_| self.cuts_apart)
+    }
+
+    /// The key that [`KeyShape::of_positions`] gives the position of this key and cut.
+    pub(crate) fn position_key(&self, key: u128, cut: Cut) -> u128 {
+        key.wrapping_add(cut.map_or(0, |off| xxh3_128_with_seed(&[off.waste], CUT)))
+    }
+
+    /// Where `position` stands on its stock's cycle, if its stock and waste are keyed by the cycle and it stands
+    /// off it.
+    fn off_cycle(&self, position: &Position) -> Cut {
+        let draw = self.stock_cycle?;
+        let waste = position.len(Pile::Waste);
+        let on_cycle = position.redeals_left().is_some()
+            || position.len(Pile::Stock) == 0
+            || waste % usize::from(draw) == 0;
+        (!on_cycle).then_some(OffCycle {
+            remainder: (waste % usize::from(draw)) as u8,
+            waste: waste as u8,
         })
     }
 
@@ -140,14 +159,16 @@ impl KeyShape {
             0,
         ]);
         let mut key = match self.stock_cycle {
-            Some(draw) if position.redeals_left().is_none() => {
+            Some(_) if position.redeals_left().is_none() => {
                 let (order, cards) = position.stock_order();
-                let at = off_cycle_waste(position, draw)
-                    .filter(|_| !self.cuts_apart)
-                    .unwrap_or(NONE);
-                xxh3_128_with_seed(&order[..cards], header | u64::from(at) << 48)
+                let state = xxh3_128_with_seed(&order[..cards], header);
+                if self.cuts_apart {
+                    state
+                } else {
+                    self.position_key(state, self.off_cycle(position))
+                }
             }
-            _ => xxh3_128_with_seed(position.pile(Pile::Stock), header | NONE_AT)
+            _ => xxh3_128_with_seed(position.pile(Pile::Stock), header)
                 .wrapping_add(xxh3_128_with_seed(position.pile(Pile::Waste), WASTE)),
         };
         let reserve =
@@ -182,16 +203,6 @@ impl KeyShape {
         }
         key
     }
-}
-
-/// The length of `position`'s waste where, with unlimited redeals, it stands off its stock's cycle (turned `draw`
-/// cards at a time): a waste of no whole number of draws, with cards left in the stock.
-fn off_cycle_waste(position: &Position, draw: u8) -> Option<u8> {
-    let waste = position.len(Pile::Waste);
-    let on_cycle = position.redeals_left().is_some()
-        || position.len(Pile::Stock) == 0
-        || waste % usize::from(draw) == 0;
-    (!on_cycle).then_some(waste as u8)
 }
 
 /// The hash of a tableau pile keyed by class (see [`Relaxation::key_byte`]), seeded by `seed`.

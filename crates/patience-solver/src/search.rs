@@ -188,7 +188,10 @@ fn run(
             };
             search.skip_lost(std::mem::take(&mut lost));
             if marks {
-                let states = LostStates::new(search.shape, limits.memory_bytes / LOST_SHARE);
+                let states = LostStates::new(
+                    search.shape.of_positions(),
+                    limits.memory_bytes / LOST_SHARE,
+                );
                 search.mark_lost(Marking::new(
                     states,
                     limits.memory_bytes / OPEN_SHARE,
@@ -507,7 +510,7 @@ impl<'a> Search<'a> {
 
     /// Makes the search keep the states it proves lost, as it goes.
     fn mark_lost(&mut self, marking: Marking) {
-        debug_assert_eq!(*marking.shape(), self.shape);
+        debug_assert_eq!(*marking.shape(), self.shape.of_positions());
         self.marking = Some(marking);
     }
 
@@ -534,21 +537,28 @@ impl<'a> Search<'a> {
             .any(|lost| lost.holds(position, key))
     }
 
-    /// Numbers a position the search enters, for the marking of lost states.
-    fn enter(&mut self, frame: &mut Frame, key: u128) {
+    /// Numbers a position the search enters, of this key and cut, for the marking of lost states, which marks
+    /// positions.
+    fn enter(&mut self, frame: &mut Frame, key: u128, cut: Cut) {
+        let position = self.shape.position_key(key, cut);
         frame.number = self
             .marking
             .as_mut()
-            .map_or(0, |marking| marking.enter(key));
+            .map_or(0, |marking| marking.enter(position));
         frame.low = frame.number;
     }
 
-    /// Notes a step to a position searched already: if its component is open, the frame reaches it.
-    fn reached(&self, frame_low: &mut u64, key: u128) {
+    /// Notes a step to a position the table covers, of this key and cut: if the component of the position met
+    /// that covers it is open, the frame reaches it. A covered position is lost if the one covering it is, so the
+    /// step counts as a step to that one.
+    fn reached(&self, frame_low: &mut u64, key: u128, cut: Cut) {
+        let Some(marking) = &self.marking else {
+            return;
+        };
         if let Some(number) = self
-            .marking
-            .as_ref()
-            .and_then(|marking| marking.reached(key))
+            .table
+            .covering(key, cut)
+            .and_then(|met| marking.reached(self.shape.position_key(key, met)))
         {
             *frame_low = (*frame_low).min(number);
         }
@@ -576,7 +586,7 @@ impl<'a> Search<'a> {
             class_mates: Some(class_mates),
             ..Search::new(
                 rules,
-                KeyShape::relaxed(rules, relaxation),
+                KeyShape::relaxed(rules, relaxation).with_cuts_apart(),
                 Pruning {
                     play_order: pruning.play_order.filter(|_| pairs),
                     ..pruning
@@ -628,7 +638,7 @@ impl<'a> Search<'a> {
         let mut depth = 0;
         let mut next_check = self.nodes + CHECK_EVERY;
         self.order_steps(&mut frames, depth, *root, None);
-        self.enter(&mut frames[0], root_key);
+        self.enter(&mut frames[0], root_key, self.shape.cut(root));
         loop {
             if self.nodes >= next_check {
                 next_check = self.nodes + CHECK_EVERY;
@@ -676,7 +686,7 @@ impl<'a> Search<'a> {
             match self.table.visit(key, cut) {
                 Ok(true) => {}
                 Ok(false) => {
-                    self.reached(&mut frame.low, key);
+                    self.reached(&mut frame.low, key, cut);
                     continue;
                 }
                 Err(_) => return Outcome::Verdict(Verdict::Unknown(Limit::Memory)),
@@ -688,7 +698,7 @@ impl<'a> Search<'a> {
             }
             depth += 1;
             self.order_steps(&mut frames, depth, child, Some(step));
-            self.enter(&mut frames[depth], key);
+            self.enter(&mut frames[depth], key, cut);
         }
     }
 
@@ -791,8 +801,8 @@ impl<'a> Search<'a> {
             frame.keys.push(Some((key, self.shape.cut(&child))));
         }
         for i in from..frame.keys.len() {
-            if let Some((key, _)) = frame.keys[i].filter(|&(k, cut)| self.table.covers(k, cut)) {
-                self.reached(&mut frame.low, key);
+            if let Some((key, cut)) = frame.keys[i].filter(|&(k, cut)| self.table.covers(k, cut)) {
+                self.reached(&mut frame.low, key, cut);
                 frame.keys[i] = None;
             }
         }
@@ -1365,7 +1375,7 @@ mod tests {
         let mut search =
             Search::of_relaxed_game(rules, relaxation, Pruning::for_rules(rules), &limits, 0);
         search.skip_lost(known);
-        let states = LostStates::new(search.shape, 1 << 20);
+        let states = LostStates::new(search.shape.of_positions(), 1 << 20);
         // Every component kept, however small: a component marked too soon is more likely found then.
         search.mark_lost(Marking::new(states, 1 << 20, 1));
         run_alone(&mut search, position, &limits);

@@ -1,6 +1,6 @@
 //! The transposition table: the keys of positions already searched, within a memory budget.
 
-use crate::key::Cut;
+use crate::key::{Cut, OffCycle};
 
 /// The keys are spread over up to this many shards, by their top bits. A shard grows by rebuilding itself
 /// larger, holding its old slots and its new ones at once; with one shard half the budget would lie idle for
@@ -58,6 +58,9 @@ pub(crate) trait Slot: Copy + Default {
 
     /// Notes that the slot's key was met at `cut`, which it did not cover.
     fn note(&mut self, cut: Cut);
+
+    /// The cut of a position met that covers the key's position at `cut`, which the slot covers.
+    fn covering(&self, cut: Cut) -> Cut;
 }
 
 /// A position's slot: its key's fingerprint alone. Meeting the key again is nothing new, whatever the cut.
@@ -75,26 +78,32 @@ impl Slot for u64 {
     }
 
     fn note(&mut self, _: Cut) {}
+
+    fn covering(&self, cut: Cut) -> Cut {
+        cut
+    }
 }
 
 /// A state's slot: its key's fingerprint, and for each remainder of the waste's length divided by the draw (but
 /// 0, which is on the stock's cycle), the shortest waste off the cycle the state was met at, 0 for none (a waste
-/// off the cycle is never empty). A position off the cycle can turn its stock to every cut a draw or more further
-/// on, of the same remainder, and onto the cycle, so that a state met at a cut covers the cuts further on with its
-/// remainder, and any state met at all covers its positions on the cycle (see [`Cut`]).
+/// off the cycle is never empty); at remainder 0, 1 once the state was met on the cycle. A position off the cycle
+/// can turn its stock to every cut a draw or more further on, of the same remainder, and onto the cycle, so that a
+/// state met at a cut covers the cuts further on with its remainder, and any state met at all covers its
+/// positions on the cycle (see [`Cut`]).
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct StateSlot {
-    fingerprint: u64,
+    /// The fingerprint in two halves, low first, so that a slot takes 12 bytes, not 16.
+    fingerprint: [u32; 2],
     least_waste: [u8; MOST_DRAW],
 }
 
 /// The largest draw a [`StateSlot`] keeps the cuts of.
-pub(crate) const MOST_DRAW: usize = 8;
+pub(crate) const MOST_DRAW: usize = 4;
 
 impl Slot for StateSlot {
     fn new(fingerprint: u64, cut: Cut) -> StateSlot {
         let mut slot = StateSlot {
-            fingerprint,
+            fingerprint: [fingerprint as u32, (fingerprint >> 32) as u32],
             least_waste: [0; MOST_DRAW],
         };
         slot.note(cut);
@@ -102,7 +111,7 @@ impl Slot for StateSlot {
     }
 
     fn fingerprint(&self) -> u64 {
-        self.fingerprint
+        u64::from(self.fingerprint[0]) | u64::from(self.fingerprint[1]) << 32
     }
 
     fn covers(&self, cut: Cut) -> bool {
@@ -113,8 +122,25 @@ impl Slot for StateSlot {
     }
 
     fn note(&mut self, cut: Cut) {
-        if let Some(off) = cut {
-            self.least_waste[usize::from(off.remainder)] = off.waste;
+        match cut {
+            Some(off) => self.least_waste[usize::from(off.remainder)] = off.waste,
+            None => self.least_waste[0] = 1,
+        }
+    }
+
+    fn covering(&self, cut: Cut) -> Cut {
+        let met = |remainder: usize| {
+            Some(OffCycle {
+                remainder: remainder as u8,
+                waste: self.least_waste[remainder],
+            })
+        };
+        match cut {
+            Some(off) => met(usize::from(off.remainder)),
+            None if self.least_waste[0] != 0 => None,
+            None => (1..MOST_DRAW)
+                .find(|&remainder| self.least_waste[remainder] != 0)
+                .and_then(met),
         }
     }
 }
@@ -204,10 +230,22 @@ impl<S: Slot> Table<S> {
 
     /// Whether meeting `key` at `cut` would bring nothing new.
     pub(crate) fn covers(&self, key: u128, cut: Cut) -> bool {
+        self.slot(key).is_some_and(|slot| slot.covers(cut))
+    }
+
+    /// The cut of a position met that covers `key`'s position at `cut`, if the table covers it.
+    pub(crate) fn covering(&self, key: u128, cut: Cut) -> Option<Cut> {
+        self.slot(key)
+            .filter(|slot| slot.covers(cut))
+            .map(|slot| slot.covering(cut))
+    }
+
+    /// The slot of `key`, if the table holds it.
+    fn slot(&self, key: u128) -> Option<&S> {
         let shard = &self.shards[shard_of(key, self.shard_bits)];
         match shard.find(fingerprint(key)) {
-            Some(Ok(found)) => shard.slots[found].covers(cut),
-            _ => false,
+            Some(Ok(found)) => Some(&shard.slots[found]),
+            _ => None,
         }
     }
 
@@ -265,6 +303,14 @@ impl Searched {
         match self {
             Searched::Positions(table) => table.covers(key, cut),
             Searched::States(table) => table.covers(key, cut),
+        }
+    }
+
+    /// See [`Table::covering`].
+    pub(crate) fn covering(&self, key: u128, cut: Cut) -> Option<Cut> {
+        match self {
+            Searched::Positions(table) => table.covering(key, cut),
+            Searched::States(table) => table.covering(key, cut),
         }
     }
 
