@@ -9,6 +9,10 @@ use crate::table::MOST_DRAW;
 /// In a key's header (the seed of its stock's hash): no base rank, or unlimited redeals. No count has this value.
 const NONE: u8 = 0xFF;
 
+/// The header's last byte: it keys nothing, but keys made without it would differ from those of earlier versions,
+/// and with them the order the beams take positions of equal score in, and so a run's results at a node limit.
+const NONE_AT: u64 = (NONE as u64) << 48;
+
 /// The seeds of the other parts of a key, by role in the top byte, the pile's index in the others.
 const WASTE: u64 = 1 << 56;
 const RESERVE: u64 = 2 << 56;
@@ -161,14 +165,14 @@ impl KeyShape {
         let mut key = match self.stock_cycle {
             Some(_) if position.redeals_left().is_none() => {
                 let (order, cards) = position.stock_order();
-                let state = xxh3_128_with_seed(&order[..cards], header);
+                let state = xxh3_128_with_seed(&order[..cards], header | NONE_AT);
                 if self.cuts_apart {
                     state
                 } else {
                     self.position_key(state, self.off_cycle(position))
                 }
             }
-            _ => xxh3_128_with_seed(position.pile(Pile::Stock), header)
+            _ => xxh3_128_with_seed(position.pile(Pile::Stock), header | NONE_AT)
                 .wrapping_add(xxh3_128_with_seed(position.pile(Pile::Waste), WASTE)),
         };
         let reserve =
