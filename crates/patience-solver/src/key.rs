@@ -89,7 +89,8 @@ impl KeyShape {
     /// has met `P` still wins wherever it did: take the position it met and did not prove lost that is fewest
     /// steps from a win; a step towards it from there leads to a position met, or covered by one met, fewer steps
     /// from a win. `Q` is never met in `P`'s own search: a stock step takes a card from the stock or the waste for
-    /// good, so no position after one has `P`'s state, and no other step moves the cut.
+    /// good, so no position after one has `P`'s state, and no other step moves the cut. A search that marks the
+    /// positions it proves lost (see [`crate::lost`]) counts a step to `Q` as a step to `P`: `Q` is lost if `P` is.
     pub(crate) fn with_cuts_apart(self) -> KeyShape {
         KeyShape {
             cuts_apart: self
