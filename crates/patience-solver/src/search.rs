@@ -1494,4 +1494,50 @@ mod tests {
             assert!(wins > 0, "{name}: the pass wins some deal");
         }
     }
+
+    #[test]
+    fn a_step_to_a_covered_position_reaches_the_position_met_that_covers_it() {
+        let (_, text) = RELAXED_FIXTURES[2];
+        let rules = RuleSet::from_toml("canfield-any-run", text).expect("a reduced fixture");
+        let root = Position::deal(&rules, 1).expect("a deal");
+        let relaxation = Relaxation::for_root(&rules, &root).expect("a relaxed game");
+        let limits = Limits::default();
+        let mut search =
+            Search::of_relaxed_game(&rules, relaxation, Pruning::for_rules(&rules), &limits, 0);
+        assert!(
+            search.shape.cuts_apart(),
+            "a draw of three with unlimited redeals"
+        );
+        let states = LostStates::new(search.shape.of_positions(), 1 << 20);
+        search.mark_lost(Marking::new(states, 1 << 20, 1));
+        let off = |waste: u8| {
+            Some(crate::key::OffCycle {
+                remainder: waste % 3,
+                waste,
+            })
+        };
+        // Two positions of one state met and still open: one on the stock's cycle, one off it, 4 cards in the
+        // waste.
+        let key = 0x5eed_u128 << 64 | 0x5eed;
+        let mut frames = Vec::new();
+        for (depth, cut) in [None, off(4)].into_iter().enumerate() {
+            search.order_steps(&mut frames, depth, root, None);
+            assert!(matches!(search.table.visit(key, cut), Ok(true)));
+            search.enter(&mut frames[depth], key, cut);
+        }
+        let (on_cycle, at_4) = (frames[0].number, frames[1].number);
+        assert_ne!(on_cycle, at_4);
+        // A step to the state 7 cards into the waste, which 4 covers, reaches the position at 4; one on the
+        // cycle reaches the position there; one at 2, or 5, which nothing met covers, reaches none.
+        for (cut, reached) in [
+            (off(7), Some(at_4)),
+            (None, Some(on_cycle)),
+            (off(2), None),
+            (off(5), None),
+        ] {
+            let mut low = u64::MAX;
+            search.reached(&mut low, key, cut);
+            assert_eq!((low != u64::MAX).then_some(low), reached, "{cut:?}");
+        }
+    }
 }
