@@ -46,7 +46,8 @@ struct Trial {
     found: u32,
     /// Whether the search has stopped looking.
     dropped: bool,
-    /// Whether the set is keyed as the search's table is, so that a position's key in the search serves here.
+    /// Whether the set is keyed as the search keys positions (see [`KeyShape::of_positions`]), so that a
+    /// position's key from the search serves here.
     keyed_alike: bool,
 }
 
@@ -71,15 +72,15 @@ impl LostStates {
     pub(crate) fn for_a_new_search(self, shape: &KeyShape) -> LostStates {
         LostStates {
             trial: Trial {
-                keyed_alike: self.shape == *shape,
+                keyed_alike: self.shape == shape.of_positions(),
                 ..Trial::default()
             },
             ..self
         }
     }
 
-    /// Whether `position`'s state is known lost, `key` being its key in the search that looks. `false` once the
-    /// search has stopped looking.
+    /// Whether `position`'s state is known lost, `key` being the key the search that looks gives the position itself
+    /// (see [`KeyShape::of_positions`]). `false` once the search has stopped looking.
     pub(crate) fn holds(&mut self, position: &Position, key: u128) -> bool {
         let trial = &mut self.trial;
         if trial.dropped {

@@ -530,8 +530,12 @@ impl<'a> Search<'a> {
         lost
     }
 
-    /// Whether an earlier pass proved `position` lost, its key in this search being `key`.
-    fn known_lost(&mut self, position: &Position, key: u128) -> bool {
+    /// Whether an earlier pass proved `position` lost, its key and cut in this search being `key` and `cut`.
+    fn known_lost(&mut self, position: &Position, key: u128, cut: Cut) -> bool {
+        if self.known_lost.is_empty() {
+            return false;
+        }
+        let key = self.shape.position_key(key, cut);
         self.known_lost
             .iter_mut()
             .any(|lost| lost.holds(position, key))
@@ -693,7 +697,7 @@ impl<'a> Search<'a> {
             }
             let mut child = frame.turned[step.turned as usize];
             child.apply(self.rules, step.mv);
-            if self.known_lost(&child, key) {
+            if self.known_lost(&child, key, cut) {
                 continue;
             }
             depth += 1;
