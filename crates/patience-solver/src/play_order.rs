@@ -291,6 +291,14 @@ struct Fixpoint<'a> {
     /// Cards that may have gone to their foundations, and each foundation's next card by its place in order.
     up: u64,
     next: [usize; 4],
+    /// The foundations' next cards, as a set.
+    next_cards: u64,
+    /// Cards out of the tableau that are free to go up: those of the stock and the waste, those put in the
+    /// tableau, and each reserve pile's top card (with the tops it had before, which are gone from it).
+    free_out: u64,
+    /// The cards of the classes of which a tableau card may have been at the top of its pile or a card may have
+    /// been put in the tableau: a tableau card of one of them is free to go up.
+    free_classes: u64,
     /// In a relaxed game, the cards of each card's class; `None` in the game itself.
     mates: Option<&'a [u64; 64]>,
     /// The cards of the classes of which a card may have gone up (in the game itself, classes of one card): a
@@ -333,6 +341,9 @@ impl<'a> Fixpoint<'a> {
             reserve_left: [0; MAX_RESERVE],
             up: 0,
             next: [0, 1, 2, 3].map(|s| position.foundation_len(s)),
+            next_cards: 0,
+            free_out: 0,
+            free_classes: 0,
             mates,
             up_classes: 0,
             loose: [Pile::Stock, Pile::Waste]
@@ -345,6 +356,13 @@ impl<'a> Fixpoint<'a> {
             empty_piles: 0,
             filled: 0,
         };
+        fixpoint.free_out = fixpoint.loose;
+        let ranks = usize::from(position.ranks());
+        for (suit, &next) in fixpoint.next.iter().enumerate() {
+            if next < ranks {
+                fixpoint.next_cards |= 1 << tables.foundation[suit][next];
+            }
+        }
         for p in 0..position.tableau_piles() {
             let cards = position.pile(Pile::Tableau(p as u8));
             let Some((&top, _)) = cards.split_last() else {
@@ -371,6 +389,9 @@ impl<'a> Fixpoint<'a> {
                 fixpoint.in_reserve[usize::from(c)] = Some((r as u8, i as u8));
             }
             fixpoint.reserve_left[r] = cards.len();
+            if let Some(&top) = cards.last() {
+                fixpoint.free_out |= 1 << top;
+            }
         }
         fixpoint
     }
@@ -378,7 +399,6 @@ impl<'a> Fixpoint<'a> {
     /// Whether some card can never go up, or, where spaces are counted, the reserve's cards need more spaces than
     /// can appear (see the module documentation).
     fn lost(mut self) -> bool {
-        let ranks = usize::from(self.position.ranks());
         if self.rule.counts_spaces() {
             while let Some(i) = self.reserve_left[0].checked_sub(1) {
                 let card = self.reserve[0][i];
@@ -394,13 +414,13 @@ impl<'a> Fixpoint<'a> {
                         self.filled |= 1 << card;
                     }
                 }
-                self.reserve_left[0] = i;
+                self.leave_reserve(0, i);
                 self.loose |= 1 << card;
                 self.place_card(card);
             }
         }
         self.settle();
-        self.next.iter().any(|&n| n < ranks)
+        self.next_cards != 0
     }
 
     /// Where spaces are counted, how many may have appeared at most: the empty piles, and the cards that may have
@@ -412,15 +432,9 @@ impl<'a> Fixpoint<'a> {
 
     /// Adds facts until none is added.
     fn settle(&mut self) {
-        let ranks = usize::from(self.position.ranks());
         loop {
             let mut changed = self.uncover();
-            for suit in 0..4 {
-                while self.next[suit] < ranks && self.goes_up(suit) {
-                    self.next[suit] += 1;
-                    changed = true;
-                }
-            }
+            changed |= self.raise();
             // Once no reserve card waits and every tableau card not held has left the card under it, what may be
             // put in the tableau, and spaces, decide nothing more: cards of the stock and the waste may go up
             // whenever their turn comes. Not so in a relaxed game, where a card put in the tableau lets a card
@@ -438,7 +452,7 @@ impl<'a> Fixpoint<'a> {
                             break;
                         }
                         self.loose |= 1 << card;
-                        self.reserve_left[r] = i;
+                        self.leave_reserve(r, i);
                         changed = true;
                     }
                 }
@@ -517,27 +531,37 @@ impl<'a> Fixpoint<'a> {
         }
         self.reached |= 1 << card;
         self.takes |= self.built_on(card);
+        self.free_classes |= self.class_of(card);
         true
     }
 
-    /// Sends the next card of `suit` up if it may go: whether it went.
-    fn goes_up(&mut self, suit: usize) -> bool {
-        let card = self.tables.foundation[suit][self.next[suit]];
+    /// Sends up every card that may go, until none may: whether any went. A foundation's next card goes when it
+    /// is free: put in the tableau, of the stock or the waste, at the top of its reserve pile, or a tableau card
+    /// of whose class some card may have been at the top of its pile or put in the tableau (in the game itself,
+    /// the card itself at the top).
+    fn raise(&mut self) -> bool {
+        let mut changed = false;
+        loop {
+            let mut going = self.next_cards & (self.free_out | self.tableau & self.free_classes);
+            if going == 0 {
+                return changed;
+            }
+            changed = true;
+            while going != 0 {
+                let card = going.trailing_zeros() as u8;
+                going &= going - 1;
+                self.send_up(card);
+            }
+        }
+    }
+
+    /// Sends `card`, the next card of its foundation and free, up.
+    fn send_up(&mut self, card: u8) {
         let c = usize::from(card);
         let bit = 1u64 << c;
-        let class = self.class_of(card);
-        if self.placed & bit == 0 {
-            if self.tableau & bit != 0 {
-                // In a relaxed game a tableau card goes up from the top of any pile a card of its class tops.
-                if (self.reached | self.placed) & class == 0 {
-                    return false;
-                }
-            } else if let Some((r, i)) = self.in_reserve[c] {
-                let (r, i) = (usize::from(r), usize::from(i));
-                if self.reserve_left[r] != i + 1 {
-                    return false;
-                }
-                self.reserve_left[r] = i;
+        if (self.placed | self.tableau) & bit == 0 {
+            if let Some((r, i)) = self.in_reserve[c] {
+                self.leave_reserve(usize::from(r), usize::from(i));
                 self.loose |= bit;
             }
         }
@@ -545,9 +569,22 @@ impl<'a> Fixpoint<'a> {
         // A place is left, gone up, only by a card that lay in the tableau: one gone up from the waste or the
         // reserve, never put in the tableau, leaves no place of its class.
         if (self.tableau | self.placed) & bit != 0 {
-            self.up_classes |= class;
+            self.up_classes |= self.class_of(card);
         }
-        true
+        let suit = c / 13;
+        self.next[suit] += 1;
+        self.next_cards &= !bit;
+        if self.next[suit] < usize::from(self.position.ranks()) {
+            self.next_cards |= 1 << self.tables.foundation[suit][self.next[suit]];
+        }
+    }
+
+    /// Notes that reserve pile `r` has given its cards from index `i` up: the card under them is its top.
+    fn leave_reserve(&mut self, r: usize, i: usize) {
+        self.reserve_left[r] = i;
+        if let Some(top) = i.checked_sub(1) {
+            self.free_out |= 1 << self.reserve[r][top];
+        }
     }
 
     /// Whether `card` may be put in the tableau: into a space, or on a card that may be at the top of a pile.
@@ -558,6 +595,8 @@ impl<'a> Fixpoint<'a> {
     /// Puts `card` in the tableau, where cards may be built on it.
     fn place_card(&mut self, card: u8) {
         self.placed |= 1 << card;
+        self.free_out |= 1 << card;
+        self.free_classes |= self.class_of(card);
         self.takes |= self.built_on(card);
         if self.up >> card & 1 == 1 {
             self.up_classes |= self.class_of(card);
