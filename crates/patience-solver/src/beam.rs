@@ -22,7 +22,7 @@ use patience_core::{Move, Pile, Position, RuleSet};
 
 use crate::key::KeyShape;
 use crate::prune::Pruning;
-use crate::search::{legal_steps, take, Step};
+use crate::search::{legal_steps, take, Step, NOT_MET};
 use crate::table::Table;
 
 /// The beams take one node for every this many a pass before the full search takes.
@@ -228,7 +228,7 @@ impl<'a> Beam<'a> {
         let macros = self.pruning.stock_macros
             && position.redeals_left().is_none()
             && !position.choice_pending();
-        legal_steps(self.rules, position, macros, steps, turned);
+        legal_steps(self.rules, position, macros, NOT_MET, steps, turned);
     }
 
     /// Goes one depth down, keeping the best children met, or to a wider beam when none is left or the beam is too

@@ -10,12 +10,12 @@ use crate::beam::{
     Beam, BEAM_MEMORY_SHARE, BEAM_SHARE_AFTER_RELAXED_PASSES, BEAM_SHARE_BESIDE_FULL_SEARCH,
 };
 use crate::dead_end::DeadEnds;
-use crate::key::{Cut, KeyShape};
+use crate::key::{Cut, KeyShape, OffCycle};
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
 use crate::play_order::ByBase;
 use crate::prune::Pruning;
 use crate::relax::{NextCard, Relaxation};
-use crate::table::Searched;
+use crate::table::{MetCuts, Searched, MOST_DRAW};
 
 /// Bounds on one search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -543,13 +543,26 @@ impl<'a> Search<'a> {
 
     /// Numbers a position the search enters, of this key and cut, for the marking of lost states, which marks
     /// positions.
-    fn enter(&mut self, frame: &mut Frame, key: u128, cut: Cut) {
+    fn enter(&mut self, frame: &mut Frame, key: u128, cut: Cut, met: MetCuts) {
         let position = self.shape.position_key(key, cut);
-        frame.number = self
-            .marking
-            .as_mut()
-            .map_or(0, |marking| marking.enter(position));
+        let Some(marking) = self.marking.as_mut() else {
+            (frame.number, frame.low) = (0, 0);
+            return;
+        };
+        frame.number = marking.enter(position);
         frame.low = frame.number;
+        // The stock plays left out for the positions of this state met before (see `stock_plays`) are steps from
+        // them: the position reaches them, by draws or, at another remainder, through what they reach. A
+        // component joined through one that the position does not reach only closes later, lost as before.
+        for (remainder, &waste) in met.iter().enumerate().filter(|(_, &waste)| waste != 0) {
+            let cut = (remainder != 0).then_some(OffCycle {
+                remainder: remainder as u8,
+                waste,
+            });
+            if let Some(number) = marking.reached(self.shape.position_key(key, cut)) {
+                frame.low = frame.low.min(number);
+            }
+        }
     }
 
     /// Notes a step to a position the table covers, of this key and cut: if the component of the position met
@@ -641,8 +654,8 @@ impl<'a> Search<'a> {
         let mut frames: Vec<Frame> = Vec::new();
         let mut depth = 0;
         let mut next_check = self.nodes + CHECK_EVERY;
-        self.order_steps(&mut frames, depth, *root, None);
-        self.enter(&mut frames[0], root_key, self.shape.cut(root));
+        self.order_steps(&mut frames, depth, *root, None, NOT_MET);
+        self.enter(&mut frames[0], root_key, self.shape.cut(root), NOT_MET);
         loop {
             if self.nodes >= next_check {
                 next_check = self.nodes + CHECK_EVERY;
@@ -687,22 +700,22 @@ impl<'a> Search<'a> {
             // The child is claimed only now: claimed when its parent was entered, a position reached again deeper
             // in an earlier sibling's search would wait for the parent, and the search would find its wins later
             // (Florentine deal 130: won in 167,000 nodes this way, undecided after 100 million the other).
-            match self.table.visit(key, cut) {
-                Ok(true) => {}
-                Ok(false) => {
+            let met = match self.table.visit(key, cut) {
+                Ok(Some(met)) => met,
+                Ok(None) => {
                     self.reached(&mut frame.low, key, cut);
                     continue;
                 }
                 Err(_) => return Outcome::Verdict(Verdict::Unknown(Limit::Memory)),
-            }
+            };
             let mut child = frame.turned[step.turned as usize];
             child.apply(self.rules, step.mv);
             if self.known_lost(&child, key, cut) {
                 continue;
             }
             depth += 1;
-            self.order_steps(&mut frames, depth, child, Some(step));
-            self.enter(&mut frames[depth], key, cut);
+            self.order_steps(&mut frames, depth, child, Some(step), met);
+            self.enter(&mut frames[depth], key, cut, met);
         }
     }
 
@@ -822,6 +835,7 @@ impl<'a> Search<'a> {
         depth: usize,
         position: Position,
         via: Option<Step>,
+        met: MetCuts,
     ) {
         if frames.len() == depth {
             frames.push(Frame {
@@ -884,7 +898,14 @@ impl<'a> Search<'a> {
         }
         let steps = &mut frame.steps;
         let macros = self.pruning.stock_macros && !position.choice_pending();
-        legal_steps(self.rules, position, macros, steps, &mut frame.turned);
+        // A streamlined search makes a move to the foundations alone, from the waste too, so that what it searched
+        // from a position met before depends on its cut: it searches the stock plays of each position it enters.
+        let met = if self.pruning.every_foundation_move_first {
+            NOT_MET
+        } else {
+            met
+        };
+        legal_steps(self.rules, position, macros, met, steps, &mut frame.turned);
         match self.relaxation {
             Some(relaxation) if relaxation.next() == NextCard::AnyOfItsClass => {
                 let turned_to = &mut frame.turned;
@@ -962,6 +983,7 @@ pub(crate) fn legal_steps(
     rules: &RuleSet,
     position: Position,
     macros: bool,
+    met: MetCuts,
     steps: &mut Vec<Step>,
     turned_to: &mut Vec<Position>,
 ) {
@@ -971,16 +993,28 @@ pub(crate) fn legal_steps(
         }
     });
     if macros {
-        stock_plays(rules, position, steps, turned_to);
+        stock_plays(rules, position, met, steps, turned_to);
     }
 }
+
+/// No position of the state met before (see [`MetCuts`]).
+pub(crate) const NOT_MET: MetCuts = [0; MOST_DRAW];
 
 /// The plays of the waste's top card at every state the stock can be turned to from `position`: to the end
 /// of the stock and through every redeal allowed; with unlimited redeals, through one whole pass after the
 /// first redeal, after which the passes repeat.
+///
+/// But those that positions of its state met before made (`met`, where a search keeps states, see
+/// [`KeyShape::with_cuts_apart`]): a position met at a cut of this one's remainder further on made the plays from
+/// there to the end of the stock, and any position met made those of the pass after the redeal, each of them
+/// turned to the same card and leading to the same position as from here. Each of those positions was searched
+/// to the end before this one was met: a step that moves the cut takes a card from the stock or the waste for
+/// good, so no position of the state lies below another in a search. Positions that a rule proved lost, or that
+/// an earlier pass did, made no plays; the plays they would have made lead to lost positions.
 fn stock_plays(
     rules: &RuleSet,
     position: Position,
+    met: MetCuts,
     steps: &mut Vec<Step>,
     turned_to: &mut Vec<Position>,
 ) {
@@ -988,12 +1022,28 @@ fn stock_plays(
     let mut turns = position.stock_turns(rules);
     let mut draws = 0u16;
     let mut unlimited_redeals = 0;
+    let mut waste = position.len(Pile::Waste);
+    // A position of this state was met only where the stock cycles and the draw is of 2 to MOST_DRAW cards.
+    let met_before = met != NOT_MET;
+    let met_further_on = if met_before {
+        usize::from(met[waste % usize::from(rules.stock.draw)])
+    } else {
+        0
+    };
     while let Some(stock) = turns.turn() {
         if stock.is_redeal() && position.redeals_left().is_none() {
             unlimited_redeals += 1;
-            if unlimited_redeals == 2 {
+            if unlimited_redeals == 2 || met_before {
                 break;
             }
+        }
+        waste = if stock.is_redeal() {
+            0
+        } else {
+            waste + usize::from(stock.count)
+        };
+        if unlimited_redeals == 0 && met_further_on != 0 && waste >= met_further_on {
+            break;
         }
         draws += 1;
         let Some(card) = turns.waste_top() else {
@@ -1039,6 +1089,7 @@ pub(crate) fn take(
 mod tests {
     use super::*;
     use crate::play_order::PlayOrder;
+    use std::collections::HashSet;
 
     /// Once the full search's table is full the beams go on alone: they stop at a node limit, and given no limit
     /// they win Four Seasons deal 13 (undecided after 60 s of the depth-first passes) by a line that replays.
@@ -1400,7 +1451,7 @@ mod tests {
                     let lost = marked_by_a_cut_pass(&rules, &root, laxer, Vec::new(), nodes);
                     let lost = marked_by_a_cut_pass(&rules, &root, placing, lost, nodes);
                     // The positions real moves reach, breadth first: each one a set holds must be lost.
-                    let mut seen = std::collections::HashSet::from([root]);
+                    let mut seen = HashSet::from([root]);
                     let mut queue = std::collections::VecDeque::from([root]);
                     while let Some(position) = queue.pop_front() {
                         let games = [NextCard::AnyOfItsClass, NextCard::PlacedWhenNext];
@@ -1499,6 +1550,102 @@ mod tests {
         }
     }
 
+    /// The positions the steps from `position` lead to, its state met before at the cuts `met`.
+    fn children(rules: &RuleSet, position: Position, met: MetCuts) -> HashSet<Position> {
+        let (mut steps, mut turned) = (Vec::new(), vec![position]);
+        legal_steps(rules, position, true, met, &mut steps, &mut turned);
+        steps
+            .iter()
+            .map(|&step| {
+                let mut child = position;
+                take(rules, &mut child, step, |_| {});
+                child
+            })
+            .collect()
+    }
+
+    /// The position with `position`'s stock and waste cut after `waste` cards of the order they come up in.
+    fn cut_at(rules: &RuleSet, position: &Position, waste: usize) -> Position {
+        let mut json = position.to_json(rules);
+        let mut order = json.waste.clone();
+        order.extend(json.stock.iter().rev());
+        json.waste = order[..waste].to_vec();
+        json.stock = order[waste..].iter().rev().copied().collect();
+        Position::from_json(rules, &json).expect("the same cards, cut elsewhere")
+    }
+
+    #[test]
+    fn a_position_of_a_state_met_before_leaves_out_only_the_stock_plays_made_there() {
+        let rules = patience_core::builtin::rules("canfield-any-run").expect("a game");
+        let mut left_out = 0;
+        // The waste's length now, and where the state was met before: further on at the same remainder, at
+        // another one, or on the stock's cycle.
+        let cuts = [
+            (4, 10),
+            (4, 7),
+            (5, 11),
+            (4, 8),
+            (5, 7),
+            (4, 0),
+            (5, 3),
+            (1, 22),
+        ];
+        for (deal, (now, before)) in (1..=20).flat_map(|deal| cuts.map(|cuts| (deal, cuts))) {
+            let root = Position::deal(&rules, deal).expect("a deal");
+            let mut met = NOT_MET;
+            if before % 3 == 0 {
+                met[0] = 1;
+            } else {
+                met[before % 3] = before as u8;
+            }
+            let all = children(&rules, cut_at(&rules, &root, now), NOT_MET);
+            let left = children(&rules, cut_at(&rules, &root, now), met);
+            let made_before = children(&rules, cut_at(&rules, &root, before), NOT_MET);
+            assert!(left.is_subset(&all), "deal {deal}: {now} after {before}");
+            assert!(
+                all.iter()
+                    .all(|child| left.contains(child) || made_before.contains(child)),
+                "deal {deal}: {now} after {before}: a play left out that the position met before did not make"
+            );
+            left_out += all.len() - left.len();
+        }
+        assert!(left_out > 0, "some play is left out");
+    }
+
+    #[test]
+    fn a_position_of_a_state_met_before_reaches_the_positions_met() {
+        let (_, text) = RELAXED_FIXTURES[2];
+        let rules = RuleSet::from_toml("canfield-any-run", text).expect("a reduced fixture");
+        let root = Position::deal(&rules, 1).expect("a deal");
+        let relaxation = Relaxation::for_root(&rules, &root).expect("a relaxed game");
+        let mut search = Search::of_relaxed_game(
+            &rules,
+            relaxation,
+            Pruning::for_rules(&rules),
+            &Limits::default(),
+            0,
+        );
+        let states = LostStates::new(search.shape.of_positions(), 1 << 20);
+        search.mark_lost(Marking::new(states, 1 << 20, 1));
+        let off = |waste: u8| {
+            Some(crate::key::OffCycle {
+                remainder: waste % 3,
+                waste,
+            })
+        };
+        // The state met 7 cards into the waste, and still open, then 4 cards in: the second position leaves
+        // out the plays the first made, and reaches it.
+        let key = 0x5eed_u128 << 64 | 0x5eed;
+        let mut frames = Vec::new();
+        for (depth, cut) in [off(7), off(4)].into_iter().enumerate() {
+            search.order_steps(&mut frames, depth, root, None, NOT_MET);
+            let met = search.table.visit(key, cut).ok().flatten();
+            search.enter(&mut frames[depth], key, cut, met.expect("a new position"));
+        }
+        assert!(frames[0].number < frames[1].number);
+        assert_eq!(frames[1].low, frames[0].number);
+    }
+
     #[test]
     fn a_step_to_a_covered_position_reaches_the_position_met_that_covers_it() {
         let (_, text) = RELAXED_FIXTURES[2];
@@ -1525,9 +1672,9 @@ mod tests {
         let key = 0x5eed_u128 << 64 | 0x5eed;
         let mut frames = Vec::new();
         for (depth, cut) in [None, off(4)].into_iter().enumerate() {
-            search.order_steps(&mut frames, depth, root, None);
-            assert!(matches!(search.table.visit(key, cut), Ok(true)));
-            search.enter(&mut frames[depth], key, cut);
+            search.order_steps(&mut frames, depth, root, None, NOT_MET);
+            let met = search.table.visit(key, cut).ok().flatten();
+            search.enter(&mut frames[depth], key, cut, met.expect("a new position"));
         }
         let (on_cycle, at_4) = (frames[0].number, frames[1].number);
         assert_ne!(on_cycle, at_4);

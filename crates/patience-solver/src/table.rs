@@ -61,7 +61,15 @@ pub(crate) trait Slot: Copy + Default {
 
     /// The cut of a position met that covers the key's position at `cut`, which the slot covers.
     fn covering(&self, cut: Cut) -> Cut;
+
+    /// The cuts the slot's key was met at (see [`MetCuts`]).
+    fn met(&self) -> MetCuts;
 }
+
+/// The cuts a state was met at, as a [`StateSlot`] keeps them: for each remainder of the waste's length divided
+/// by the draw, the least waste met off the cycle (0 for none), and at remainder 0, 1 once met on the cycle. All
+/// 0 for a key not met before, and for a position, which is met once.
+pub(crate) type MetCuts = [u8; MOST_DRAW];
 
 /// A position's slot: its key's fingerprint alone. Meeting the key again is nothing new, whatever the cut.
 impl Slot for u64 {
@@ -71,6 +79,10 @@ impl Slot for u64 {
 
     fn fingerprint(&self) -> u64 {
         *self
+    }
+
+    fn met(&self) -> MetCuts {
+        [0; MOST_DRAW]
     }
 
     fn covers(&self, _: Cut) -> bool {
@@ -143,6 +155,10 @@ impl Slot for StateSlot {
                 .and_then(met),
         }
     }
+
+    fn met(&self) -> MetCuts {
+        self.least_waste
+    }
 }
 
 /// The table is full: its budget does not allow the next key.
@@ -167,21 +183,23 @@ impl<S: Slot> Table<S> {
 
     /// Adds a key; `Ok(true)` if it was new, `Ok(false)` if already there.
     pub(crate) fn insert(&mut self, key: u128) -> Result<bool, Full> {
-        self.visit(key, None)
+        self.visit(key, None).map(|met| met.is_some())
     }
 
-    /// Meets a key at `cut`: `Ok(true)` if that is new, and then noted, `Ok(false)` if the table covers it.
-    pub(crate) fn visit(&mut self, key: u128, cut: Cut) -> Result<bool, Full> {
+    /// Meets a key at `cut`: if that is new, notes it and gives the cuts the key was met at before (`Some`);
+    /// `None` if the table covers it.
+    pub(crate) fn visit(&mut self, key: u128, cut: Cut) -> Result<Option<MetCuts>, Full> {
         let shard = &mut self.shards[shard_of(key, self.shard_bits)];
         let fingerprint = fingerprint(key);
         let mut slot = match shard.find(fingerprint) {
             Some(Ok(found)) => {
                 let slot = &mut shard.slots[found];
                 if slot.covers(cut) {
-                    return Ok(false);
+                    return Ok(None);
                 }
+                let met = slot.met();
                 slot.note(cut);
-                return Ok(true);
+                return Ok(Some(met));
             }
             Some(Err(empty)) => empty,
             None => 0,
@@ -204,7 +222,7 @@ impl<S: Slot> Table<S> {
         }
         shard.slots[slot] = S::new(fingerprint, cut);
         shard.len += 1;
-        Ok(true)
+        Ok(Some([0; MOST_DRAW]))
     }
 
     /// Adds a key as [`Table::insert`] does, but when the budget allows no more, in place of the key in the slot
@@ -291,7 +309,7 @@ impl Searched {
     }
 
     /// See [`Table::visit`].
-    pub(crate) fn visit(&mut self, key: u128, cut: Cut) -> Result<bool, Full> {
+    pub(crate) fn visit(&mut self, key: u128, cut: Cut) -> Result<Option<MetCuts>, Full> {
         match self {
             Searched::Positions(table) => table.visit(key, cut),
             Searched::States(table) => table.visit(key, cut),
@@ -462,7 +480,10 @@ mod tests {
     fn a_state_met_off_the_cycle_covers_its_cuts_further_on_and_the_cycle() {
         let off = |remainder: u8, waste: u8| Some(crate::key::OffCycle { remainder, waste });
         let mut table = Table::<StateSlot>::new(1 << 20);
-        assert!(matches!(table.visit(key(1), off(1, 7)), Ok(true)));
+        assert_eq!(
+            table.visit(key(1), off(1, 7)).ok(),
+            Some(Some([0; MOST_DRAW]))
+        );
         for (cut, covered) in [
             (off(1, 7), true),
             (off(1, 10), true),
@@ -473,15 +494,26 @@ mod tests {
             assert_eq!(table.covers(key(1), cut), covered, "{cut:?}");
         }
         assert!(!table.covers(key(2), None));
-        // Met nearer the start of the stock, or at another remainder, the state is met anew.
-        assert!(matches!(table.visit(key(1), off(1, 4)), Ok(true)));
+        // Met nearer the start of the stock, or at another remainder, the state is met anew, and the visit tells
+        // where it was met before.
+        assert_eq!(
+            table.visit(key(1), off(1, 4)).ok(),
+            Some(Some([0, 7, 0, 0]))
+        );
         assert!(table.covers(key(1), off(1, 4)));
-        assert!(matches!(table.visit(key(1), off(2, 8)), Ok(true)));
-        assert!(matches!(table.visit(key(1), off(2, 11)), Ok(false)));
+        assert_eq!(
+            table.visit(key(1), off(2, 8)).ok(),
+            Some(Some([0, 4, 0, 0]))
+        );
+        assert!(matches!(table.visit(key(1), off(2, 11)), Ok(None)));
         // Met on the cycle only, a state covers no cut off it.
-        assert!(matches!(table.visit(key(2), None), Ok(true)));
+        assert_eq!(table.visit(key(2), None).ok(), Some(Some([0; MOST_DRAW])));
         assert!(!table.covers(key(2), off(1, 1)));
-        assert!(matches!(table.visit(key(2), None), Ok(false)));
+        assert_eq!(table.visit(key(2), None).ok(), Some(None));
+        assert_eq!(
+            table.visit(key(2), off(2, 5)).ok(),
+            Some(Some([1, 0, 0, 0]))
+        );
         assert_eq!(table.len(), 2);
     }
 }
