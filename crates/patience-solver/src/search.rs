@@ -1612,36 +1612,51 @@ mod tests {
         assert!(left_out > 0, "some play is left out");
     }
 
+    /// The position `waste` cards into the waste off the stock's cycle, where the draw is of three.
+    fn off(waste: u8) -> Cut {
+        Some(crate::key::OffCycle {
+            remainder: waste % 3,
+            waste,
+        })
+    }
+
+    /// A relaxed pass of reduced any-run Canfield that marks the positions it proves lost, with two positions of
+    /// one state entered and still open, at these cuts, the first below the second.
+    fn one_state_met_twice(rules: &RuleSet, cuts: [Cut; 2]) -> (Search<'_>, Vec<Frame>) {
+        let root = Position::deal(rules, 1).expect("a deal");
+        let relaxation = Relaxation::for_root(rules, &root).expect("a relaxed game");
+        let mut search = Search::of_relaxed_game(
+            rules,
+            relaxation,
+            Pruning::for_rules(rules),
+            &Limits::default(),
+            0,
+        );
+        assert!(
+            search.shape.cuts_apart(),
+            "a draw of three with unlimited redeals"
+        );
+        let states = LostStates::new(search.shape.of_positions(), 1 << 20);
+        search.mark_lost(Marking::new(states, 1 << 20, 1));
+        let mut frames = Vec::new();
+        for (depth, cut) in cuts.into_iter().enumerate() {
+            search.order_steps(&mut frames, depth, root, None, NOT_MET);
+            let met = search.table.visit(STATE, cut).ok().flatten();
+            search.enter(&mut frames[depth], STATE, cut, met.expect("a new position"));
+        }
+        (search, frames)
+    }
+
+    /// The key of the state of [`one_state_met_twice`].
+    const STATE: u128 = 0x5eed_u128 << 64 | 0x5eed;
+
     #[test]
     fn a_position_of_a_state_met_before_reaches_the_positions_met() {
         let (_, text) = RELAXED_FIXTURES[2];
         let rules = RuleSet::from_toml("canfield-any-run", text).expect("a reduced fixture");
-        let root = Position::deal(&rules, 1).expect("a deal");
-        let relaxation = Relaxation::for_root(&rules, &root).expect("a relaxed game");
-        let mut search = Search::of_relaxed_game(
-            &rules,
-            relaxation,
-            Pruning::for_rules(&rules),
-            &Limits::default(),
-            0,
-        );
-        let states = LostStates::new(search.shape.of_positions(), 1 << 20);
-        search.mark_lost(Marking::new(states, 1 << 20, 1));
-        let off = |waste: u8| {
-            Some(crate::key::OffCycle {
-                remainder: waste % 3,
-                waste,
-            })
-        };
-        // The state met 7 cards into the waste, and still open, then 4 cards in: the second position leaves
-        // out the plays the first made, and reaches it.
-        let key = 0x5eed_u128 << 64 | 0x5eed;
-        let mut frames = Vec::new();
-        for (depth, cut) in [off(7), off(4)].into_iter().enumerate() {
-            search.order_steps(&mut frames, depth, root, None, NOT_MET);
-            let met = search.table.visit(key, cut).ok().flatten();
-            search.enter(&mut frames[depth], key, cut, met.expect("a new position"));
-        }
+        // Met 7 cards into the waste, then 4 cards in: the second position leaves out the plays the first made,
+        // and reaches it.
+        let (_, frames) = one_state_met_twice(&rules, [off(7), off(4)]);
         assert!(frames[0].number < frames[1].number);
         assert_eq!(frames[1].low, frames[0].number);
     }
@@ -1650,32 +1665,8 @@ mod tests {
     fn a_step_to_a_covered_position_reaches_the_position_met_that_covers_it() {
         let (_, text) = RELAXED_FIXTURES[2];
         let rules = RuleSet::from_toml("canfield-any-run", text).expect("a reduced fixture");
-        let root = Position::deal(&rules, 1).expect("a deal");
-        let relaxation = Relaxation::for_root(&rules, &root).expect("a relaxed game");
-        let limits = Limits::default();
-        let mut search =
-            Search::of_relaxed_game(&rules, relaxation, Pruning::for_rules(&rules), &limits, 0);
-        assert!(
-            search.shape.cuts_apart(),
-            "a draw of three with unlimited redeals"
-        );
-        let states = LostStates::new(search.shape.of_positions(), 1 << 20);
-        search.mark_lost(Marking::new(states, 1 << 20, 1));
-        let off = |waste: u8| {
-            Some(crate::key::OffCycle {
-                remainder: waste % 3,
-                waste,
-            })
-        };
-        // Two positions of one state met and still open: one on the stock's cycle, one off it, 4 cards in the
-        // waste.
-        let key = 0x5eed_u128 << 64 | 0x5eed;
-        let mut frames = Vec::new();
-        for (depth, cut) in [None, off(4)].into_iter().enumerate() {
-            search.order_steps(&mut frames, depth, root, None, NOT_MET);
-            let met = search.table.visit(key, cut).ok().flatten();
-            search.enter(&mut frames[depth], key, cut, met.expect("a new position"));
-        }
+        // Met on the stock's cycle, then off it, 4 cards in the waste.
+        let (search, frames) = one_state_met_twice(&rules, [None, off(4)]);
         let (on_cycle, at_4) = (frames[0].number, frames[1].number);
         assert_ne!(on_cycle, at_4);
         // A step to the state 7 cards into the waste, which 4 covers, reaches the position at 4; one on the
@@ -1687,7 +1678,7 @@ mod tests {
             (off(5), None),
         ] {
             let mut low = u64::MAX;
-            search.reached(&mut low, key, cut);
+            search.reached(&mut low, STATE, cut);
             assert_eq!((low != u64::MAX).then_some(low), reached, "{cut:?}");
         }
     }
