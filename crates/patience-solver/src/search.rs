@@ -551,9 +551,9 @@ impl<'a> Search<'a> {
         };
         frame.number = marking.enter(position);
         frame.low = frame.number;
-        // The stock plays left out for the positions of this state met before (see `stock_plays`) are steps from
-        // them: the position reaches them, by draws or, at another remainder, through what they reach. A
-        // component joined through one that the position does not reach only closes later, lost as before.
+        // The stock plays left out (see `stock_plays`) were made from the positions of this state met before,
+        // which stand for them here: the position reaches those of its remainder by draws. Joining the component
+        // of one it does not reach, at another remainder, only closes that component later, lost as before.
         for (remainder, &waste) in met.iter().enumerate().filter(|(_, &waste)| waste != 0) {
             let cut = (remainder != 0).then_some(OffCycle {
                 remainder: remainder as u8,
