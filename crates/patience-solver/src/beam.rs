@@ -22,8 +22,8 @@ use patience_core::{Move, Pile, Position, RuleSet};
 
 use crate::key::KeyShape;
 use crate::prune::Pruning;
-use crate::search::{legal_steps, take, Step, NOT_MET};
-use crate::table::Table;
+use crate::search::{legal_steps, take, Step};
+use crate::table::{Table, NOT_MET};
 
 /// The beams take one node for every this many a pass before the full search takes.
 const BEAM_SHARE: u64 = 8;

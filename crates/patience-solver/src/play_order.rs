@@ -126,7 +126,7 @@
 use std::cell::OnceCell;
 
 use patience_core::rules::{Base, Build, Moves, RankOrder, Source, MAX_RESERVE};
-use patience_core::{Pile, Position, Rank, RuleSet};
+use patience_core::{Card, Pile, Position, Rank, RuleSet};
 
 /// The rule for one rule set.
 #[derive(Debug, Clone, Copy)]
@@ -244,6 +244,8 @@ struct Tables {
     built_on: [u64; 64],
     /// The cards of each suit's foundation, by their place in it.
     foundation: [[u8; 13]; 4],
+    /// The foundation of each card.
+    suit: [u8; 64],
 }
 
 impl Tables {
@@ -260,6 +262,18 @@ impl Tables {
                 }
                 cards
             }),
+            suit: std::array::from_fn(|c| {
+                Card::from_index(c as u8).map_or(0, |card| card.suit() as u8)
+            }),
+        }
+    }
+
+    /// The next card of `suit`'s foundation once it holds `placed` cards, as a set: none once it is whole.
+    fn next_of(&self, suit: usize, placed: usize, ranks: usize) -> u64 {
+        if placed < ranks {
+            1 << self.foundation[suit][placed]
+        } else {
+            0
         }
     }
 }
@@ -359,9 +373,7 @@ impl<'a> Fixpoint<'a> {
         fixpoint.free_out = fixpoint.loose;
         let ranks = usize::from(position.ranks());
         for (suit, &next) in fixpoint.next.iter().enumerate() {
-            if next < ranks {
-                fixpoint.next_cards |= 1 << tables.foundation[suit][next];
-            }
+            fixpoint.next_cards |= tables.next_of(suit, next, ranks);
         }
         for p in 0..position.tableau_piles() {
             let cards = position.pile(Pile::Tableau(p as u8));
@@ -571,12 +583,12 @@ impl<'a> Fixpoint<'a> {
         if (self.tableau | self.placed) & bit != 0 {
             self.up_classes |= self.class_of(card);
         }
-        let suit = c / 13;
+        let suit = usize::from(self.tables.suit[c]);
         self.next[suit] += 1;
         self.next_cards &= !bit;
-        if self.next[suit] < usize::from(self.position.ranks()) {
-            self.next_cards |= 1 << self.tables.foundation[suit][self.next[suit]];
-        }
+        self.next_cards |=
+            self.tables
+                .next_of(suit, self.next[suit], usize::from(self.position.ranks()));
     }
 
     /// Notes that reserve pile `r` has given its cards from index `i` up: the card under them is its top.

@@ -10,12 +10,12 @@ use crate::beam::{
     Beam, BEAM_MEMORY_SHARE, BEAM_SHARE_AFTER_RELAXED_PASSES, BEAM_SHARE_BESIDE_FULL_SEARCH,
 };
 use crate::dead_end::DeadEnds;
-use crate::key::{Cut, KeyShape, OffCycle};
+use crate::key::{Cut, KeyShape};
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
 use crate::play_order::ByBase;
 use crate::prune::Pruning;
 use crate::relax::{NextCard, Relaxation};
-use crate::table::{MetCuts, Searched, MOST_DRAW};
+use crate::table::{cuts_met, least_waste_met, MetCuts, Searched, NOT_MET};
 
 /// Bounds on one search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -554,11 +554,7 @@ impl<'a> Search<'a> {
         // The stock plays left out (see `stock_plays`) were made from the positions of this state met before,
         // which stand for them here: the position reaches those of its remainder by draws. Joining the component
         // of one it does not reach, at another remainder, only closes that component later, lost as before.
-        for (remainder, &waste) in met.iter().enumerate().filter(|(_, &waste)| waste != 0) {
-            let cut = (remainder != 0).then_some(OffCycle {
-                remainder: remainder as u8,
-                waste,
-            });
+        for cut in cuts_met(met) {
             if let Some(number) = marking.reached(self.shape.position_key(key, cut)) {
                 frame.low = frame.low.min(number);
             }
@@ -997,9 +993,6 @@ pub(crate) fn legal_steps(
     }
 }
 
-/// No position of the state met before (see [`MetCuts`]).
-pub(crate) const NOT_MET: MetCuts = [0; MOST_DRAW];
-
 /// The plays of the waste's top card at every state the stock can be turned to from `position`: to the end
 /// of the stock and through every redeal allowed; with unlimited redeals, through one whole pass after the
 /// first redeal, after which the passes repeat.
@@ -1026,7 +1019,7 @@ fn stock_plays(
     // A position of this state was met only where the stock cycles and the draw is of 2 to MOST_DRAW cards.
     let met_before = met != NOT_MET;
     let met_further_on = if met_before {
-        usize::from(met[waste % usize::from(rules.stock.draw)])
+        least_waste_met(met, waste % usize::from(rules.stock.draw))
     } else {
         0
     };
@@ -1089,6 +1082,7 @@ pub(crate) fn take(
 mod tests {
     use super::*;
     use crate::play_order::PlayOrder;
+    use crate::table::{Slot, StateSlot};
     use std::collections::HashSet;
 
     /// Once the full search's table is full the beams go on alone: they stop at a node limit, and given no limit
@@ -1592,12 +1586,11 @@ mod tests {
         ];
         for (deal, (now, before)) in (1..=20).flat_map(|deal| cuts.map(|cuts| (deal, cuts))) {
             let root = Position::deal(&rules, deal).expect("a deal");
-            let mut met = NOT_MET;
-            if before % 3 == 0 {
-                met[0] = 1;
-            } else {
-                met[before % 3] = before as u8;
-            }
+            let cut = (before % 3 != 0).then_some(crate::key::OffCycle {
+                remainder: (before % 3) as u8,
+                waste: before as u8,
+            });
+            let met = StateSlot::new(1, cut).met();
             let all = children(&rules, cut_at(&rules, &root, now), NOT_MET);
             let left = children(&rules, cut_at(&rules, &root, now), met);
             let made_before = children(&rules, cut_at(&rules, &root, before), NOT_MET);

@@ -71,6 +71,27 @@ pub(crate) trait Slot: Copy + Default {
 /// 0 for a key not met before, and for a position, which is met once.
 pub(crate) type MetCuts = [u8; MOST_DRAW];
 
+/// No cut met: a key not met before.
+pub(crate) const NOT_MET: MetCuts = [0; MOST_DRAW];
+
+/// Each cut of `met`.
+pub(crate) fn cuts_met(met: MetCuts) -> impl Iterator<Item = Cut> {
+    met.into_iter()
+        .enumerate()
+        .filter(|&(_, waste)| waste != 0)
+        .map(|(remainder, waste)| {
+            (remainder != 0).then_some(OffCycle {
+                remainder: remainder as u8,
+                waste,
+            })
+        })
+}
+
+/// The least waste off the cycle met at `remainder` (not 0) in `met`, 0 for none.
+pub(crate) fn least_waste_met(met: MetCuts, remainder: usize) -> usize {
+    usize::from(met[remainder])
+}
+
 /// A position's slot: its key's fingerprint alone. Meeting the key again is nothing new, whatever the cut.
 impl Slot for u64 {
     fn new(fingerprint: u64, _: Cut) -> u64 {
@@ -82,7 +103,7 @@ impl Slot for u64 {
     }
 
     fn met(&self) -> MetCuts {
-        [0; MOST_DRAW]
+        NOT_MET
     }
 
     fn covers(&self, _: Cut) -> bool {
@@ -222,7 +243,7 @@ impl<S: Slot> Table<S> {
         }
         shard.slots[slot] = S::new(fingerprint, cut);
         shard.len += 1;
-        Ok(Some([0; MOST_DRAW]))
+        Ok(Some(NOT_MET))
     }
 
     /// Adds a key as [`Table::insert`] does, but when the budget allows no more, in place of the key in the slot
