@@ -650,7 +650,10 @@ impl<'a> Search<'a> {
         let mut frames: Vec<Frame> = Vec::new();
         let mut depth = 0;
         let mut next_check = self.nodes + CHECK_EVERY;
-        self.order_steps(&mut frames, depth, *root, None, NOT_MET);
+        if self.order_steps(&mut frames, depth, *root, None, NOT_MET) {
+            // Lost whatever its cut (see `lost_by_rules`): no position of the state is searched again.
+            self.table.cover_every_cut(root_key);
+        }
         self.enter(&mut frames[0], root_key, self.shape.cut(root), NOT_MET);
         loop {
             if self.nodes >= next_check {
@@ -710,7 +713,10 @@ impl<'a> Search<'a> {
                 continue;
             }
             depth += 1;
-            self.order_steps(&mut frames, depth, child, Some(step), met);
+            if self.order_steps(&mut frames, depth, child, Some(step), met) {
+                // Lost whatever its cut (see `lost_by_rules`): no position of the state is searched again.
+                self.table.cover_every_cut(key);
+            }
             self.enter(&mut frames[depth], key, cut, met);
         }
     }
@@ -822,9 +828,41 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Puts `position` at `depth` with all its steps, in the order they are searched: none at a dead end; a safe
-    /// move alone if there is one; otherwise moves to the foundations and steps that turn the stock least first,
-    /// and a relaxed game's own moves last.
+    /// Whether the rules that prove positions lost without a search, the dead ends' and the order of play's,
+    /// prove `position` lost, reached by `via`. Neither looks at where the stock is cut: where the stock cycles,
+    /// which is where a search keeps states (see [`KeyShape::with_cuts_apart`]), the dead-end rule works out only
+    /// its third condition, which takes the stock and the waste as one set of cards, and the order of play takes
+    /// every card of the stock and the waste as free to go up or into the tableau. So a state lost by them is lost
+    /// at every cut, and one that is not is not at any.
+    fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> bool {
+        if self
+            .dead_ends
+            .as_ref()
+            .is_some_and(|d| d.lost(self.rules, position))
+        {
+            return true;
+        }
+        // Leaving the rule out at a position only searches more. It is worked out at the root and where a move put
+        // a card on a tableau pile: a move that only sends a card up, or turns the stock, holds no card over
+        // another, so it seldom makes lost a position whose parent was not (Canfield deal 290: 13 % of the time
+        // went to the held cards alone when every position was worked out). Where the rule counts spaces, a card
+        // sent up may be the last that could take a reserve card, which then needs a space: there it is worked
+        // out at every position (Canfield deal 399, lost: 11.1 million nodes and 7.0 s against 17.5 million and
+        // 8.7 s), but in the game itself only: in the relaxed passes of any-run Canfield deals 7, 101 and 812 it
+        // gave the same nodes, or 0.6 % fewer, and took 4 to 60 % longer.
+        let counted = self.relaxation.is_none()
+            && self
+                .pruning
+                .play_order
+                .is_some_and(|rule| rule.counts_spaces());
+        let worked_out = counted || via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)));
+        worked_out && self.play_order_lost(position)
+    }
+
+    /// Puts `position`, its state met before at the cuts `met`, at `depth` with all its steps, in the order they
+    /// are searched: none where the rules prove it lost (worked out only where its state is met first, see
+    /// [`Search::lost_by_rules`]), and then `true`; a safe move alone if there is one; otherwise moves to the
+    /// foundations and steps that turn the stock least first, and a relaxed game's own moves last.
     fn order_steps(
         &self,
         frames: &mut Vec<Frame>,
@@ -832,7 +870,7 @@ impl<'a> Search<'a> {
         position: Position,
         via: Option<Step>,
         met: MetCuts,
-    ) {
+    ) -> bool {
         if frames.len() == depth {
             frames.push(Frame {
                 position,
@@ -853,29 +891,10 @@ impl<'a> Search<'a> {
         frame.keys.clear();
         frame.turned.clear();
         frame.turned.push(position);
-        if self
-            .dead_ends
-            .as_ref()
-            .is_some_and(|d| d.lost(self.rules, &position))
-        {
-            return;
-        }
-        // Leaving the rule out at a position only searches more. It is worked out at the root and where a move put
-        // a card on a tableau pile: a move that only sends a card up, or turns the stock, holds no card over
-        // another, so it seldom makes lost a position whose parent was not (Canfield deal 290: 13 % of the time
-        // went to the held cards alone when every position was worked out). Where the rule counts spaces, a card
-        // sent up may be the last that could take a reserve card, which then needs a space: there it is worked
-        // out at every position (Canfield deal 399, lost: 11.1 million nodes and 7.0 s against 17.5 million and
-        // 8.7 s), but in the game itself only: in the relaxed passes of any-run Canfield deals 7, 101 and 812 it
-        // gave the same nodes, or 0.6 % fewer, and took 4 to 60 % longer.
-        let counted = self.relaxation.is_none()
-            && self
-                .pruning
-                .play_order
-                .is_some_and(|rule| rule.counts_spaces());
-        let worked_out = counted || via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)));
-        if worked_out && self.play_order_lost(&position) {
-            return;
+        // The rules' verdict on a state does not depend on its cut (see `lost_by_rules`): a state met before was
+        // either lost by them then, and covers every cut since, or not.
+        if met == NOT_MET && self.lost_by_rules(&position, via) {
+            return true;
         }
         let safe = match self.relaxation {
             None => self.pruning.safe_move(self.rules, &position),
@@ -890,7 +909,7 @@ impl<'a> Search<'a> {
         };
         if let Some(mv) = safe {
             frame.steps.push(Step::now(mv));
-            return;
+            return false;
         }
         let steps = &mut frame.steps;
         let macros = self.pruning.stock_macros && !position.choice_pending();
@@ -937,7 +956,7 @@ impl<'a> Search<'a> {
             if let Some(&first) = steps.iter().find(now) {
                 steps.clear();
                 steps.push(first);
-                return;
+                return false;
             }
         }
         // With unlimited redeals no card is lost by turning past it, so foundation moves lead wherever the
@@ -959,6 +978,7 @@ impl<'a> Search<'a> {
                 (step.draws, rank)
             }
         });
+        false
     }
 }
 
@@ -1276,6 +1296,63 @@ mod tests {
         assert!(
             called_lost >= 50,
             "only {called_lost} positions called lost"
+        );
+    }
+
+    /// The rules that prove positions lost without a search give a state one verdict at every cut, so that a search
+    /// works them out only where it meets the state first (see [`Search::lost_by_rules`]): the order of play by
+    /// card and by class along random walks through the Canfields whose stock cycles, and the dead ends through
+    /// Storehouse with a stock that cycles (where cards of a group are built in suit, the only rules where the
+    /// rule works out anything with such a stock).
+    #[test]
+    fn the_rules_give_a_state_one_verdict_at_every_cut() {
+        let mut storehouse = patience_core::builtin::rules("storehouse").expect("a built-in game");
+        storehouse.stock = patience_core::rules::Stock {
+            draw: 3,
+            redeals: patience_core::rules::Redeals::Unlimited,
+        };
+        let games = ["canfield", "canfield-foster", "canfield-any-run"]
+            .map(|id| patience_core::builtin::rules(id).expect("a built-in game"));
+        // Positions lost by the order of play by card, by class, and by the dead ends.
+        let mut lost = [0; 3];
+        for rules in games.iter().chain([&storehouse]) {
+            let tables = ByBase::default();
+            for deal in 1..=100 {
+                let root = Position::deal(rules, deal).expect("a deal");
+                let mates =
+                    Relaxation::for_root(rules, &root).map(|r| r.class_mates(rules.pack.ranks));
+                let verdicts = |position: &Position| {
+                    let by_card = PlayOrder::for_rules(rules)
+                        .is_some_and(|rule| rule.lost_by_class(rules, position, None, &tables));
+                    let by_class = PlayOrder::for_rules(rules).zip(mates.as_ref()).is_some_and(
+                        |(rule, mates)| rule.lost_by_class(rules, position, Some(mates), &tables),
+                    );
+                    // A rule of its own for each position: it keeps its verdicts by layer.
+                    let dead_end =
+                        DeadEnds::for_root(rules, &root).is_some_and(|d| d.lost(rules, position));
+                    [by_card, by_class, dead_end]
+                };
+                for moves in [0, 10, 25, 50, 80, 120] {
+                    let position = random_walk(rules, &root, moves, deal * 1000 + moves as u64);
+                    let here = verdicts(&position);
+                    let cards = position.len(Pile::Stock) + position.len(Pile::Waste);
+                    for waste in 0..=cards {
+                        assert_eq!(
+                            verdicts(&cut_at(rules, &position, waste)),
+                            here,
+                            "{} deal {deal}, {moves} moves, the stock cut after {waste} cards",
+                            rules.id
+                        );
+                    }
+                    for (count, lost_here) in lost.iter_mut().zip(here) {
+                        *count += usize::from(lost_here);
+                    }
+                }
+            }
+        }
+        assert!(
+            lost.iter().all(|&count| count >= 30),
+            "too few positions lost to mean something: {lost:?}"
         );
     }
 

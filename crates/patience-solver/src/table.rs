@@ -64,6 +64,9 @@ pub(crate) trait Slot: Copy + Default {
 
     /// The cuts the slot's key was met at (see [`MetCuts`]).
     fn met(&self) -> MetCuts;
+
+    /// Notes that the slot's key is lost whatever its cut, so that meeting it again at any cut brings nothing new.
+    fn cover_every_cut(&mut self);
 }
 
 /// The cuts a state was met at, as a [`StateSlot`] keeps them: for each remainder of the waste's length divided
@@ -115,6 +118,8 @@ impl Slot for u64 {
     fn covering(&self, cut: Cut) -> Cut {
         cut
     }
+
+    fn cover_every_cut(&mut self) {}
 }
 
 /// A state's slot: its key's fingerprint, and for each remainder of the waste's length divided by the draw (but
@@ -179,6 +184,10 @@ impl Slot for StateSlot {
 
     fn met(&self) -> MetCuts {
         self.least_waste
+    }
+
+    fn cover_every_cut(&mut self) {
+        self.least_waste = [1; MOST_DRAW];
     }
 }
 
@@ -262,6 +271,14 @@ impl<S: Slot> Table<S> {
         }
     }
 
+    /// Notes that `key`, which the table holds, is lost whatever its cut (see [`Slot::cover_every_cut`]).
+    pub(crate) fn cover_every_cut(&mut self, key: u128) {
+        let shard = &mut self.shards[shard_of(key, self.shard_bits)];
+        if let Some(Ok(found)) = shard.find(fingerprint(key)) {
+            shard.slots[found].cover_every_cut();
+        }
+    }
+
     /// Whether the table holds `key`.
     pub(crate) fn contains(&self, key: u128) -> bool {
         self.covers(key, None)
@@ -334,6 +351,14 @@ impl Searched {
         match self {
             Searched::Positions(table) => table.visit(key, cut),
             Searched::States(table) => table.visit(key, cut),
+        }
+    }
+
+    /// See [`Table::cover_every_cut`].
+    pub(crate) fn cover_every_cut(&mut self, key: u128) {
+        match self {
+            Searched::Positions(table) => table.cover_every_cut(key),
+            Searched::States(table) => table.cover_every_cut(key),
         }
     }
 
@@ -536,5 +561,27 @@ mod tests {
             Some(Some([1, 0, 0, 0]))
         );
         assert_eq!(table.len(), 2);
+    }
+
+    /// A state the rules prove lost whatever its cut, met once, covers every cut from then on; a state met at no
+    /// cut is not noted.
+    #[test]
+    fn a_state_lost_whatever_its_cut_covers_every_cut() {
+        let mut table = Table::<StateSlot>::new(1 << 20);
+        let cut = Some(crate::key::OffCycle {
+            remainder: 2,
+            waste: 20,
+        });
+        assert!(table.visit(key(1), cut).is_ok());
+        table.cover_every_cut(key(1));
+        table.cover_every_cut(key(2));
+        let off_the_cycle = (1..MOST_DRAW as u8).flat_map(|remainder| {
+            (1..=52).map(move |waste| Some(crate::key::OffCycle { remainder, waste }))
+        });
+        for cut in off_the_cycle.chain([None]) {
+            assert!(matches!(table.visit(key(1), cut), Ok(None)), "{cut:?}");
+            assert!(!table.covers(key(2), cut), "{cut:?}");
+        }
+        assert_eq!(table.len(), 1);
     }
 }
