@@ -86,6 +86,10 @@ pub(crate) struct Relaxation {
     class: [u8; 64],
     /// Which of the two relaxed games it is.
     next: NextCard,
+    /// Whether a tableau pile's classes follow from its bottom card's class and its length: the cards that may be
+    /// built on a card are one class. Every pile is a run (the deal lays one card on each, cards join a pile only by
+    /// being built on its top card or by filling a space, and a relaxed game's own moves trade cards of a class).
+    piles_by_bottom: bool,
 }
 
 /// What a card next on its foundation is, in a relaxed game.
@@ -106,6 +110,11 @@ impl Relaxation {
             return None;
         }
         let classes = Classes::new(rules, root);
+        let builders_of_one_class = classes.builders.iter().all(|&builders| {
+            builders == 0
+                || builders
+                    == classes.members[usize::from(classes.of[builders.trailing_zeros() as usize])]
+        });
         classes
             .members
             .iter()
@@ -113,6 +122,7 @@ impl Relaxation {
             .then_some(Relaxation {
                 class: classes.of,
                 next: NextCard::AnyOfItsClass,
+                piles_by_bottom: builders_of_one_class,
             })
     }
 
@@ -145,6 +155,12 @@ impl Relaxation {
     /// Which relaxed game it is.
     pub(crate) fn next(&self) -> NextCard {
         self.next
+    }
+
+    /// Whether a tableau pile's classes follow from its bottom card's class and its length, in every position
+    /// of the search.
+    pub(crate) fn piles_by_bottom(&self) -> bool {
+        self.piles_by_bottom
     }
 
     /// Whether every other card of `card`'s class is on the foundations in `position`.
