@@ -1302,8 +1302,8 @@ mod tests {
     /// The rules that prove positions lost without a search give a state one verdict at every cut, so that a search
     /// works them out only where it meets the state first (see [`Search::lost_by_rules`]): the order of play by
     /// card and by class along random walks through the Canfields whose stock cycles, and the dead ends through
-    /// Storehouse with a stock that cycles (where cards of a group are built in suit, the only rules where the
-    /// rule works out anything with such a stock).
+    /// Storehouse with a stock that cycles (building in suit, the only building under which that rule works
+    /// anything out where the stock cycles).
     #[test]
     fn the_rules_give_a_state_one_verdict_at_every_cut() {
         let mut storehouse = patience_core::builtin::rules("storehouse").expect("a built-in game");

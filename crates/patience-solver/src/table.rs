@@ -186,6 +186,9 @@ impl Slot for StateSlot {
         self.least_waste
     }
 
+    // A waste off the cycle is never empty, so 1 covers every cut of its remainder. The cuts `covering` names then
+    // may be of no position met: the search looks them up only for the marking of lost positions, which finds
+    // none open there, as the position met is lost.
     fn cover_every_cut(&mut self) {
         self.least_waste = [1; MOST_DRAW];
     }
