@@ -64,9 +64,6 @@ pub(crate) trait Slot: Copy + Default {
 
     /// The cuts the slot's key was met at (see [`MetCuts`]).
     fn met(&self) -> MetCuts;
-
-    /// Notes that the slot's key is lost whatever its cut, so that meeting it again at any cut brings nothing new.
-    fn cover_every_cut(&mut self);
 }
 
 /// The cuts a state was met at, as a [`StateSlot`] keeps them: for each remainder of the waste's length divided
@@ -118,8 +115,6 @@ impl Slot for u64 {
     fn covering(&self, cut: Cut) -> Cut {
         cut
     }
-
-    fn cover_every_cut(&mut self) {}
 }
 
 /// A state's slot: its key's fingerprint, and for each remainder of the waste's length divided by the draw (but
@@ -185,12 +180,18 @@ impl Slot for StateSlot {
     fn met(&self) -> MetCuts {
         self.least_waste
     }
+}
 
-    // A waste off the cycle is never empty, so 1 covers every cut of its remainder. The cuts `covering` names then
-    // may be of no position met: the search looks them up only for the marking of lost positions, which finds
-    // none open there, as the position met is lost.
-    fn cover_every_cut(&mut self) {
-        self.least_waste = [1; MOST_DRAW];
+impl Table<StateSlot> {
+    /// Notes that `key`, which the table holds, is lost whatever its cut, so that meeting it again at any cut
+    /// brings nothing new. A waste off the cycle is never empty, so a least waste of 1 covers every cut of its
+    /// remainder. The cuts [`Slot::covering`] names then may be of no position met: the search looks them up only
+    /// for the marking of lost positions, which finds none open there, as the position met is lost.
+    pub(crate) fn cover_every_cut(&mut self, key: u128) {
+        let shard = &mut self.shards[shard_of(key, self.shard_bits)];
+        if let Some(Ok(found)) = shard.find(fingerprint(key)) {
+            shard.slots[found].least_waste = [1; MOST_DRAW];
+        }
     }
 }
 
@@ -274,14 +275,6 @@ impl<S: Slot> Table<S> {
         }
     }
 
-    /// Notes that `key`, which the table holds, is lost whatever its cut (see [`Slot::cover_every_cut`]).
-    pub(crate) fn cover_every_cut(&mut self, key: u128) {
-        let shard = &mut self.shards[shard_of(key, self.shard_bits)];
-        if let Some(Ok(found)) = shard.find(fingerprint(key)) {
-            shard.slots[found].cover_every_cut();
-        }
-    }
-
     /// Whether the table holds `key`.
     pub(crate) fn contains(&self, key: u128) -> bool {
         self.covers(key, None)
@@ -357,11 +350,10 @@ impl Searched {
         }
     }
 
-    /// See [`Table::cover_every_cut`].
+    /// See [`Table::cover_every_cut`]; a table of positions meets each once, whatever the cut.
     pub(crate) fn cover_every_cut(&mut self, key: u128) {
-        match self {
-            Searched::Positions(table) => table.cover_every_cut(key),
-            Searched::States(table) => table.cover_every_cut(key),
+        if let Searched::States(table) = self {
+            table.cover_every_cut(key);
         }
     }
 
