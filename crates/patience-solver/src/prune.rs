@@ -48,6 +48,28 @@
 //! Where foundation cards never come back, a position whose tableau and reserve allow no order of play to the
 //! foundations is lost, and searched no further: the rule and its proof are in [`crate::play_order`].
 //!
+//! # One-way moves tried before
+//! Call a move *one-way* when it moves one card to a foundation, or from the reserve or the waste: where foundation
+//! cards never come back, no line of moves leads back from where it leads, since no move takes a card from a
+//! foundation or puts one into the reserve, the stock or the waste. A one-way move `u` tried from a position `P`
+//! before another step `m` need not be tried from `P` after `m`, when `m` left the piles `u` touches as they were
+//! (the same length and the same top card): `u`'s source, a tableau or reserve pile of two cards or more, or the
+//! waste, the stock turned first or not, with the stock; and `u`'s target, a foundation, or a tableau pile that
+//! is not empty.
+//!
+//! Proof. `u` touches only those piles, and forces no fill and fills no space: a tableau or reserve pile keeps a
+//! card, taking a card from the waste makes no space, and the card goes onto another. `m` touched none of them,
+//! nor any fill from them, so `m` is legal after `u` too, and `P` after `m` then `u` is `P` after `u` then `m`: a
+//! position reachable from `P` after `u`. That position was searched to the end, with no win, before `m` was tried
+//! (or the search would have ended), and it is lost: a search that ends a position with no win proves it lost
+//! unless a step it skipped led to a position still being searched below it on the path (see [`crate::lost`]),
+//! and no such position is reachable from it, since each has fewer cards on the foundations, or more in the
+//! reserve, or more in the stock and the waste. So `u` from `P` after `m` leads to a lost position, and leaving it
+//! out loses no win; in a pass that marks lost positions it is a step to a settled one, which changes nothing
+//! there either. Not used in the streamlined passes, whose searches prove nothing lost. This is a sleep set, in
+//! the terms of partial-order reduction, kept to the moves after which nothing on the search's path can be
+//! reached.
+//!
 //! # Stock macro-moves
 //! Instead of one draw at a time, the search takes as one step "turn the stock until card X is on the waste, then
 //! play X", for every X the stock can bring up (through every redeal left; with unlimited redeals, through one
@@ -84,6 +106,9 @@ pub struct Pruning {
     pub stock_macros: bool,
     /// Whether every move to the foundations is made at once, alone (see [`Pruning::streamlined`]).
     pub every_foundation_move_first: bool,
+    /// Whether a one-way move tried from a position's parent before the step to it is left out (see the module
+    /// documentation).
+    pub one_way_tried: bool,
     /// Whether positions the dead-end rule proves lost are searched no further (see [`crate::dead_end`], which
     /// decides from the rules and the root whether the rule applies).
     pub dead_ends: bool,
@@ -108,6 +133,7 @@ impl Pruning {
                 .iter()
                 .any(|s| matches!(s, Source::Waste | Source::Stock)),
             every_foundation_move_first: false,
+            one_way_tried: !rules.foundations.cards_go_back,
             dead_ends: true,
             play_order: PlayOrder::for_rules(rules),
         }
@@ -120,6 +146,7 @@ impl Pruning {
             forced_fills: false,
             stock_macros: false,
             every_foundation_move_first: false,
+            one_way_tried: false,
             dead_ends: false,
             play_order: None,
         }
@@ -132,6 +159,7 @@ impl Pruning {
     pub fn streamlined(self) -> Pruning {
         Pruning {
             every_foundation_move_first: true,
+            one_way_tried: false,
             ..self
         }
     }
@@ -171,6 +199,34 @@ impl Pruning {
             .then(|| Move::new(from, Pile::Foundation(card.suit() as u8), 1))
         })
     }
+}
+
+/// Whether the step that turns the stock `draws` times and makes `mv`, taken from `parent` before the step that led
+/// to `child`, need not be taken from `child` (see the module documentation): `mv` moves one card one way, to a
+/// foundation or from the reserve or the waste, and the step left the piles it touches as they were. It moves
+/// that card from a tableau or reserve pile of two cards or more (the stock not turned), or from the waste (the
+/// stock and the waste left as they were); to a foundation, or, from the reserve or the waste, onto a tableau
+/// card.
+pub(crate) fn tried_before(parent: &Position, draws: u16, mv: Move, child: &Position) -> bool {
+    let kept =
+        |pile: Pile| child.len(pile) == parent.len(pile) && child.top(pile) == parent.top(pile);
+    let from_kept = match mv.from {
+        Pile::Waste => kept(Pile::Stock) && kept(Pile::Waste),
+        Pile::Tableau(_) | Pile::Reserve(_) => {
+            draws == 0 && parent.len(mv.from) >= 2 && kept(mv.from)
+        }
+        _ => false,
+    };
+    let to_kept = match mv.to {
+        Pile::Foundation(suit) => {
+            child.foundation_len(usize::from(suit)) == parent.foundation_len(usize::from(suit))
+        }
+        Pile::Tableau(_) if matches!(mv.from, Pile::Reserve(_) | Pile::Waste) => {
+            parent.len(mv.to) >= 1 && kept(mv.to)
+        }
+        _ => false,
+    };
+    mv.count == 1 && from_kept && to_kept
 }
 
 /// The most links a chain of never-needed cards (condition 4 above) may have: each is next on a foundation of

@@ -13,7 +13,7 @@ use crate::dead_end::DeadEnds;
 use crate::key::{Cut, KeyShape};
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
 use crate::play_order::ByBase;
-use crate::prune::Pruning;
+use crate::prune::{tried_before, Pruning};
 use crate::relax::{NextCard, Relaxation};
 use crate::table::{cuts_met, least_waste_met, MetCuts, Searched, NOT_MET};
 
@@ -883,6 +883,12 @@ impl<'a> Search<'a> {
                 low: 0,
             });
         }
+        let tried = match (via, depth.checked_sub(1)) {
+            (Some(via), Some(below)) if self.pruning.one_way_tried && !via.relaxed => {
+                OneWayTried::before(&frames[below], &position)
+            }
+            _ => OneWayTried::default(),
+        };
         let frame = &mut frames[depth];
         frame.position = position;
         frame.next = 0;
@@ -908,7 +914,9 @@ impl<'a> Search<'a> {
             Some(_) => None,
         };
         if let Some(mv) = safe {
-            frame.steps.push(Step::now(mv));
+            if !tried.holds(Step::now(mv)) {
+                frame.steps.push(Step::now(mv));
+            }
             return false;
         }
         let steps = &mut frame.steps;
@@ -950,6 +958,11 @@ impl<'a> Search<'a> {
             }
             None => {}
         }
+        // Only now: a relaxed step made beside a one-way move tried before (a card placed as it comes next) need not
+        // lead where one from the parent did.
+        if tried.len > 0 {
+            steps.retain(|&step| !tried.holds(step));
+        }
         // The streamliner leaves a pending choice open: each choice is a different game.
         if self.pruning.every_foundation_move_first && !position.choice_pending() {
             let now = |step: &&Step| step.draws == 0 && matches!(step.mv.to, Pile::Foundation(_));
@@ -979,6 +992,40 @@ impl<'a> Search<'a> {
             }
         });
         false
+    }
+}
+
+/// The one-way moves that a position need not try, having been tried from its parent before the step that led to
+/// it (see [`crate::prune::tried_before`]): their draws and moves.
+#[derive(Default)]
+struct OneWayTried {
+    steps: [(u16, Option<Move>); MOST_TRIED],
+    len: usize,
+}
+
+/// The most one-way moves kept as tried.
+const MOST_TRIED: usize = 8;
+
+impl OneWayTried {
+    /// Those of the steps that `parent` tried before its last that `child`, the position that last step led to,
+    /// need not try.
+    fn before(parent: &Frame, child: &Position) -> OneWayTried {
+        let mut tried = OneWayTried::default();
+        for step in &parent.steps[..parent.next.saturating_sub(1)] {
+            if tried.len < MOST_TRIED
+                && !step.relaxed
+                && tried_before(&parent.position, step.draws, step.mv, child)
+            {
+                tried.steps[tried.len] = (step.draws, Some(step.mv));
+                tried.len += 1;
+            }
+        }
+        tried
+    }
+
+    /// Whether `step` is one of them.
+    fn holds(&self, step: Step) -> bool {
+        !step.relaxed && self.steps[..self.len].contains(&(step.draws, Some(step.mv)))
     }
 }
 
@@ -1751,5 +1798,75 @@ mod tests {
             search.reached(&mut low, STATE, cut);
             assert_eq!((low != u64::MAX).then_some(low), reached, "{cut:?}");
         }
+    }
+
+    /// The steps from `position`, with stock macro-moves where the rules allow them, and where each starts.
+    fn steps_from(rules: &RuleSet, position: Position) -> (Vec<Step>, Vec<Position>) {
+        let (mut steps, mut turned) = (Vec::new(), vec![position]);
+        let macros = Pruning::for_rules(rules).stock_macros;
+        legal_steps(rules, position, macros, NOT_MET, &mut steps, &mut turned);
+        (steps, turned)
+    }
+
+    /// The position a step leads to, of those that [`steps_from`] gives.
+    fn after(rules: &RuleSet, step: Step, turned: &[Position]) -> Position {
+        let mut child = turned[step.turned as usize];
+        child.apply(rules, step.mv);
+        child
+    }
+
+    /// Where a one-way move `u` tried from a position `P` is left out after another step `m` (see
+    /// [`crate::prune::tried_before`]), `u` is a step from `P` after `m`, `m` one from `P` after `u`, and the two
+    /// orders lead to one position, reachable from `P` after `u`. Checked at every pair of steps from positions along
+    /// random walks through every game whose foundation cards never come back; it fails when a move from the waste
+    /// is left out after a step that played from the stock.
+    #[test]
+    fn a_one_way_move_tried_before_leads_where_the_step_after_it_would() {
+        let mut checked = 0;
+        for rules in patience_core::builtin::games()
+            .iter()
+            .chain(patience_core::builtin::extras())
+        {
+            if !Pruning::for_rules(rules).one_way_tried {
+                continue;
+            }
+            for deal in 1..=12 {
+                let root = Position::deal(rules, deal).expect("a deal");
+                for moves in [0, 10, 30, 60, 100] {
+                    let parent = random_walk(rules, &root, moves, deal * 7 + moves as u64);
+                    let (steps, turned) = steps_from(rules, parent);
+                    for &up in &steps {
+                        for &other in steps.iter().filter(|&&other| other != up) {
+                            let child = after(rules, other, &turned);
+                            if !tried_before(&parent, up.draws, up.mv, &child) {
+                                continue;
+                            }
+                            let alike = |step: &&Step| (step.draws, step.mv) == (up.draws, up.mv);
+                            let (from_child, child_turned) = steps_from(rules, child);
+                            let again = from_child.iter().find(alike).unwrap_or_else(|| {
+                                panic!("{} deal {deal}: {up:?} after {other:?}", rules.id)
+                            });
+                            let both = after(rules, *again, &child_turned);
+                            let first = after(rules, up, &turned);
+                            let (from_first, first_turned) = steps_from(rules, first);
+                            let then = from_first
+                                .iter()
+                                .find(|step| (step.draws, step.mv) == (other.draws, other.mv))
+                                .unwrap_or_else(|| {
+                                    panic!("{} deal {deal}: {other:?} after {up:?}", rules.id)
+                                });
+                            assert_eq!(
+                                after(rules, *then, &first_turned),
+                                both,
+                                "{} deal {deal}: {up:?} and {other:?}",
+                                rules.id
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} pairs checked");
     }
 }
