@@ -210,13 +210,6 @@ impl Pruning {
 pub(crate) fn tried_before(parent: &Position, draws: u16, mv: Move, child: &Position) -> bool {
     let kept =
         |pile: Pile| child.len(pile) == parent.len(pile) && child.top(pile) == parent.top(pile);
-    let from_kept = match mv.from {
-        Pile::Waste => kept(Pile::Stock) && kept(Pile::Waste),
-        Pile::Tableau(_) | Pile::Reserve(_) => {
-            draws == 0 && parent.len(mv.from) >= 2 && kept(mv.from)
-        }
-        _ => false,
-    };
     let to_kept = match mv.to {
         Pile::Foundation(suit) => {
             child.foundation_len(usize::from(suit)) == parent.foundation_len(usize::from(suit))
@@ -224,9 +217,16 @@ pub(crate) fn tried_before(parent: &Position, draws: u16, mv: Move, child: &Posi
         Pile::Tableau(_) if matches!(mv.from, Pile::Reserve(_) | Pile::Waste) => {
             parent.len(mv.to) >= 1 && kept(mv.to)
         }
+        _ => return false,
+    };
+    let from_kept = match mv.from {
+        Pile::Waste => kept(Pile::Stock) && kept(Pile::Waste),
+        Pile::Tableau(_) | Pile::Reserve(_) => {
+            draws == 0 && parent.len(mv.from) >= 2 && kept(mv.from)
+        }
         _ => false,
     };
-    mv.count == 1 && from_kept && to_kept
+    mv.count == 1 && to_kept && from_kept
 }
 
 /// The most links a chain of never-needed cards (condition 4 above) may have: each is next on a foundation of
