@@ -42,5 +42,6 @@ mod search;
 mod shorten;
 pub mod stats;
 mod table;
+mod verdicts;
 
 pub use search::{solve, solve_unpruned, solve_with_cancel, Limit, Limits, Report, Verdict};
