@@ -36,53 +36,26 @@ pub(crate) struct LostStates {
     pub(crate) table: Table,
     /// How the search that consults the states now has fared with them.
     trial: Trial,
-    /// Whether the set is keyed as the search that consults it keys positions (see [`KeyShape::of_positions`]),
-    /// so that a position's key from the search serves here.
-    keyed_alike: bool,
 }
 
-/// A search's lookups in a table that an earlier pass filled, judged every [`TRIAL_LOOKUPS`]: the search stops
-/// looking when too few found what they looked for.
+/// A search's lookups in a set of lost states so far.
 #[derive(Default)]
-pub(crate) struct Trial {
-    /// Lookups, and those that found what they looked for, since the search last judged the table.
+struct Trial {
+    /// Lookups, and those that found the state, since the last [`TRIAL_LOOKUPS`].
     lookups: u32,
     found: u32,
     /// Whether the search has stopped looking.
     dropped: bool,
+    /// Whether the set is keyed as the search keys positions (see [`KeyShape::of_positions`]), so that a
+    /// position's key from the search serves here.
+    keyed_alike: bool,
 }
 
-/// How many lookups a search makes in a table an earlier pass filled between two judgements of it.
+/// A search judges a set of lost states every this many lookups, and stops looking when fewer than one in
+/// [`FEWEST_FOUND`] found its state: each lookup makes a key of the set's shape, and where the relaxed passes ended
+/// early the set holds little (the built-in Canfield's full search, deal 96: 28,000 states found in 21.6 million
+/// lookups, which made its proof 40 % slower, against 9.6 % found on any-run Canfield deal 848).
 const TRIAL_LOOKUPS: u32 = 1 << 16;
-
-impl Trial {
-    /// Whether the search has stopped looking.
-    pub(crate) fn dropped(&self) -> bool {
-        self.dropped
-    }
-
-    /// Counts a lookup, and whether it found what it looked for; at a judgement, the search stops looking if fewer
-    /// than one lookup in `fewest` found it since the last.
-    pub(crate) fn count(&mut self, found: bool, fewest: u32) {
-        self.lookups += 1;
-        self.found += u32::from(found);
-        if self.lookups == TRIAL_LOOKUPS {
-            self.dropped = self.found * fewest < self.lookups;
-            (self.lookups, self.found) = (0, 0);
-        }
-    }
-
-    /// The lookups that found what they looked for since the last judgement.
-    #[cfg(test)]
-    pub(crate) fn found(&self) -> u32 {
-        self.found
-    }
-}
-
-/// A search stops looking in a set of lost states when fewer than one lookup in this many found its state: each
-/// lookup makes a key of the set's shape, and where the relaxed passes ended early the set holds little (the
-/// built-in Canfield's full search, deal 96: 28,000 states found in 21.6 million lookups, which made its proof 40 %
-/// slower, against 9.6 % found on any-run Canfield deal 848).
 const FEWEST_FOUND: u32 = 128;
 
 impl LostStates {
@@ -92,15 +65,16 @@ impl LostStates {
             shape,
             table: Table::new(budget_bytes),
             trial: Trial::default(),
-            keyed_alike: false,
         }
     }
 
     /// The set, for a new search whose keys are of `shape` to look in afresh.
     pub(crate) fn for_a_new_search(self, shape: &KeyShape) -> LostStates {
         LostStates {
-            trial: Trial::default(),
-            keyed_alike: self.shape == shape.of_positions(),
+            trial: Trial {
+                keyed_alike: self.shape == shape.of_positions(),
+                ..Trial::default()
+            },
             ..self
         }
     }
@@ -108,16 +82,22 @@ impl LostStates {
     /// Whether `position`'s state is known lost, `key` being the key the search that looks gives the position itself
     /// (see [`KeyShape::of_positions`]). `false` once the search has stopped looking.
     pub(crate) fn holds(&mut self, position: &Position, key: u128) -> bool {
-        if self.trial.dropped() {
+        let trial = &mut self.trial;
+        if trial.dropped {
             return false;
         }
-        let state = if self.keyed_alike {
+        let state = if trial.keyed_alike {
             key
         } else {
             self.shape.key(position)
         };
         let found = self.table.contains(state);
-        self.trial.count(found, FEWEST_FOUND);
+        trial.lookups += 1;
+        trial.found += u32::from(found);
+        if trial.lookups == TRIAL_LOOKUPS {
+            trial.dropped = trial.found * FEWEST_FOUND < trial.lookups;
+            (trial.lookups, trial.found) = (0, 0);
+        }
         found
     }
 }

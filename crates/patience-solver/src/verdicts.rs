@@ -9,18 +9,22 @@
 //! A lookup that takes one key for another, as rarely as one in the search's own table does (both keep 70 bits of
 //! a key), is the only way a verdict looked up can be wrong.
 
-use crate::lost::Trial;
 use crate::table::Table;
 
 /// The verdicts noted, and how the search that looks them up has fared.
 pub(crate) struct Verdicts {
     /// The keys of the states noted, each with its lowest bit flipped where the rules proved the state lost.
     table: Table,
-    trial: Trial,
+    /// Lookups, and those that found the state, since the search last judged the table.
+    lookups: u32,
+    found: u32,
+    /// Whether the search has stopped looking.
+    dropped: bool,
 }
 
-/// A search stops looking when fewer than one lookup in this many found its state: where the streamlined pass
-/// ended early, the table holds little.
+/// A search judges the table every this many lookups, and stops looking when fewer than one in [`FEWEST_FOUND`]
+/// found its state: where the streamlined pass ended early, the table holds little.
+const TRIAL_LOOKUPS: u32 = 1 << 16;
 const FEWEST_FOUND: u32 = 64;
 
 /// The bit of a key flipped where the state is lost: the table keeps the key's low bits, so that the two keys of
@@ -32,7 +36,9 @@ impl Verdicts {
     pub(crate) fn new(budget_bytes: usize) -> Verdicts {
         Verdicts {
             table: Table::new(budget_bytes),
-            trial: Trial::default(),
+            lookups: 0,
+            found: 0,
+            dropped: false,
         }
     }
 
@@ -45,7 +51,7 @@ impl Verdicts {
 
     /// The verdict noted on the state of this key, if any, and if the search still looks.
     pub(crate) fn get(&mut self, key: u128) -> Option<bool> {
-        if self.trial.dropped() {
+        if self.dropped {
             return None;
         }
         let verdict = if self.table.contains(key) {
@@ -55,14 +61,19 @@ impl Verdicts {
         } else {
             None
         };
-        self.trial.count(verdict.is_some(), FEWEST_FOUND);
+        self.lookups += 1;
+        self.found += u32::from(verdict.is_some());
+        if self.lookups == TRIAL_LOOKUPS {
+            self.dropped = self.found * FEWEST_FOUND < self.lookups;
+            (self.lookups, self.found) = (0, 0);
+        }
         verdict
     }
 
-    /// The lookups that found their state since the search last judged the table.
+    /// The lookups that found their state since the search last judged the table (every [`TRIAL_LOOKUPS`]).
     #[cfg(test)]
     pub(crate) fn found(&self) -> u32 {
-        self.trial.found()
+        self.found
     }
 
     /// Bytes the table takes.
