@@ -42,6 +42,5 @@ mod search;
 mod shorten;
 pub mod stats;
 mod table;
-mod verdicts;
 
 pub use search::{solve, solve_unpruned, solve_with_cancel, Limit, Limits, Report, Verdict};

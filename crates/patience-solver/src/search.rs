@@ -1,6 +1,6 @@
 //! Depth-first search over positions, with a transposition table and the pruning proved for the rule set.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -16,7 +16,6 @@ use crate::play_order::ByBase;
 use crate::prune::{tried_before, Pruning};
 use crate::relax::{NextCard, Relaxation};
 use crate::table::{cuts_met, least_waste_met, MetCuts, Searched, NOT_MET};
-use crate::verdicts::Verdicts;
 
 /// Bounds on one search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,16 +147,8 @@ fn run(
     // the same either way).
     let beam_shape = placing.map_or(shape, |relaxation| KeyShape::relaxed(rules, relaxation));
     let mut beam = prune.then(|| Beam::new(rules, position, beam_shape, pruning, beam_bytes));
-    // The rules' verdicts the streamlined pass over positions works out, for the full search (see
-    // `crate::verdicts`), in a share of the memory of their own.
-    let verdict_bytes = if prune {
-        limits.memory_bytes / VERDICTS_SHARE
-    } else {
-        0
-    };
-    let mut verdicts = None;
     let limits = &Limits {
-        memory_bytes: limits.memory_bytes - beam_bytes - verdict_bytes,
+        memory_bytes: limits.memory_bytes - beam_bytes,
         ..*limits
     };
     if let Some(beam) = &mut beam {
@@ -180,20 +171,16 @@ fn run(
             let marks = matches!(pass, Pass::Relaxed(_));
             pass_limits.memory_bytes = memory_left(limits, &lost, marks);
             let (mut search, proves_losses) = match pass {
-                Pass::Streamlined(key_shape) => {
-                    let mut search = Search::new(
+                Pass::Streamlined(key_shape) => (
+                    Search::new(
                         rules,
                         key_shape.with_cuts_apart(),
                         pruning.streamlined(),
                         &pass_limits,
                         before.nodes,
-                    );
-                    // Over positions, it keys states as the full search does.
-                    if key_shape == shape {
-                        search.note_verdicts(Verdicts::new(verdict_bytes));
-                    }
-                    (search, false)
-                }
+                    ),
+                    false,
+                ),
                 Pass::Relaxed(relaxation) => (
                     Search::of_relaxed_game(rules, relaxation, pruning, &pass_limits, before.nodes),
                     true,
@@ -227,9 +214,6 @@ fn run(
             if let Some(verdict) = outcome.ends_the_search(proves_losses) {
                 return before.with(beam).report(verdict, start);
             }
-            if search.notes_verdicts {
-                verdicts = search.verdicts.take();
-            }
             lost = search.into_lost();
             // Each pass's table is dropped here, before the next one's is made.
         }
@@ -253,7 +237,6 @@ fn run(
         before.nodes,
     );
     search.skip_lost(lost);
-    search.verdicts = RefCell::new(verdicts);
     let unbounded = limits.time.is_none() && limits.nodes.is_none();
     let outcome = search.run(
         position,
@@ -410,10 +393,6 @@ fn memory_left(limits: &Limits, lost: &[LostStates], marks: bool) -> usize {
 /// The states a relaxed pass proves lost may take this share of the memory limit: 1 in 4.
 const LOST_SHARE: usize = 4;
 
-/// The rules' verdicts kept from the streamlined pass over positions for the full search may take this share of
-/// the memory limit: 1 in 16.
-const VERDICTS_SHARE: usize = 16;
-
 /// The states a relaxed pass holds open while it marks lost states may take this share of the memory limit.
 const OPEN_SHARE: usize = 8;
 
@@ -448,10 +427,6 @@ struct Search<'a> {
     play_order_tables: ByBase,
     /// In a relaxed game, the cards of each card's class, for the order-of-play rule's facts by class.
     class_mates: Option<[u64; 64]>,
-    /// The rules' verdicts on states, noted by the streamlined pass over positions, looked up by the full search
-    /// (see [`crate::verdicts`]), and whether this search notes them.
-    verdicts: RefCell<Option<Verdicts>>,
-    notes_verdicts: bool,
 }
 
 /// One level of the depth-first search: a position, the steps to its children in the order they are tried, the
@@ -530,8 +505,6 @@ impl<'a> Search<'a> {
             play_order_tried: Cell::new(0),
             play_order_tables: ByBase::default(),
             class_mates: None,
-            verdicts: RefCell::new(None),
-            notes_verdicts: false,
         }
     }
 
@@ -539,13 +512,6 @@ impl<'a> Search<'a> {
     fn mark_lost(&mut self, marking: Marking) {
         debug_assert_eq!(*marking.shape(), self.shape.of_positions());
         self.marking = Some(marking);
-    }
-
-    /// Makes the search note the rules' verdicts it works out in `verdicts`, for a later search that keys states
-    /// alike (see [`crate::verdicts`]).
-    fn note_verdicts(&mut self, verdicts: Verdicts) {
-        self.verdicts = RefCell::new(Some(verdicts));
-        self.notes_verdicts = true;
     }
 
     /// Makes the search skip the positions whose state one of `lost` holds.
@@ -654,8 +620,7 @@ impl<'a> Search<'a> {
             nodes: self.nodes,
             stored: self.table.len(),
             table_bytes: self.table.bytes()
-                + lost.map(|states| states.table.bytes()).sum::<usize>()
-                + self.verdicts.borrow().as_ref().map_or(0, Verdicts::bytes),
+                + lost.map(|states| states.table.bytes()).sum::<usize>(),
         }
     }
 
@@ -685,7 +650,7 @@ impl<'a> Search<'a> {
         let mut frames: Vec<Frame> = Vec::new();
         let mut depth = 0;
         let mut next_check = self.nodes + CHECK_EVERY;
-        if self.order_steps(&mut frames, depth, *root, (root_key, None), NOT_MET) {
+        if self.order_steps(&mut frames, depth, *root, None, NOT_MET) {
             // Lost whatever its cut (see `lost_by_rules`): no position of the state is searched again.
             self.table.cover_every_cut(root_key);
         }
@@ -748,7 +713,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             depth += 1;
-            if self.order_steps(&mut frames, depth, child, (key, Some(step)), met) {
+            if self.order_steps(&mut frames, depth, child, Some(step), met) {
                 // Lost whatever its cut (see `lost_by_rules`): no position of the state is searched again.
                 self.table.cover_every_cut(key);
             }
@@ -885,37 +850,13 @@ impl<'a> Search<'a> {
         // out at every position (Canfield deal 399, lost: 11.1 million nodes and 7.0 s against 17.5 million and
         // 8.7 s), but in the game itself only: in the relaxed passes of any-run Canfield deals 7, 101 and 812 it
         // gave the same nodes, or 0.6 % fewer, and took 4 to 60 % longer.
-        self.play_order_worked_out(via) && self.play_order_lost(position)
-    }
-
-    /// Whether the order-of-play rule is worked out at a position reached by `via` (see [`Search::lost_by_rules`]).
-    fn play_order_worked_out(&self, via: Option<Step>) -> bool {
         let counted = self.relaxation.is_none()
             && self
                 .pruning
                 .play_order
                 .is_some_and(|rule| rule.counts_spaces());
-        counted || via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)))
-    }
-
-    /// Whether the rules prove lost the state of `key`, met first at `position`, reached by `via`: looked up where
-    /// the streamlined pass over positions noted its verdict, else worked out (see [`Search::lost_by_rules`]), and
-    /// noted where this search notes verdicts, if lost or if both rules were worked out (see [`crate::verdicts`]).
-    fn state_lost_by_rules(&self, key: u128, position: &Position, via: Option<Step>) -> bool {
-        let mut verdicts = self.verdicts.borrow_mut();
-        let Some(verdicts) = verdicts.as_mut() else {
-            return self.lost_by_rules(position, via);
-        };
-        if !self.notes_verdicts {
-            return verdicts
-                .get(key)
-                .unwrap_or_else(|| self.lost_by_rules(position, via));
-        }
-        let lost = self.lost_by_rules(position, via);
-        if lost || self.play_order_worked_out(via) {
-            verdicts.note(key, lost);
-        }
-        lost
+        let worked_out = counted || via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)));
+        worked_out && self.play_order_lost(position)
     }
 
     /// Puts `position`, its state met before at the cuts `met`, at `depth` with all its steps, in the order they
@@ -927,7 +868,7 @@ impl<'a> Search<'a> {
         frames: &mut Vec<Frame>,
         depth: usize,
         position: Position,
-        (key, via): (u128, Option<Step>),
+        via: Option<Step>,
         met: MetCuts,
     ) -> bool {
         if frames.len() == depth {
@@ -958,7 +899,7 @@ impl<'a> Search<'a> {
         frame.turned.push(position);
         // The rules' verdict on a state does not depend on its cut (see `lost_by_rules`): a state met before was
         // either lost by them then, and covers every cut since, or not.
-        if met == NOT_MET && self.state_lost_by_rules(key, &position, via) {
+        if met == NOT_MET && self.lost_by_rules(&position, via) {
             return true;
         }
         let safe = match self.relaxation {
@@ -1816,7 +1757,7 @@ mod tests {
         search.mark_lost(Marking::new(states, 1 << 20, 1));
         let mut frames = Vec::new();
         for (depth, cut) in cuts.into_iter().enumerate() {
-            search.order_steps(&mut frames, depth, root, (STATE, None), NOT_MET);
+            search.order_steps(&mut frames, depth, root, None, NOT_MET);
             let met = search.table.visit(STATE, cut).ok().flatten();
             search.enter(&mut frames[depth], STATE, cut, met.expect("a new position"));
         }
@@ -1927,39 +1868,5 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked} pairs checked");
-    }
-
-    /// The full search that looks up the rules' verdicts the streamlined pass over positions noted searches the
-    /// same nodes to the same verdict as one that works every verdict out: the verdicts it looks up are the ones it
-    /// would have worked out. Checked on Canfield deals where the streamlined pass wins nothing, so that the full
-    /// search runs; it fails when a verdict is noted as the opposite of the one worked out.
-    #[test]
-    fn the_verdicts_of_the_streamlined_pass_are_the_full_search_s() {
-        let rules = patience_core::builtin::rules("canfield").expect("a built-in game");
-        let shape = KeyShape::new(&rules).with_cuts_apart();
-        let pruning = Pruning::for_rules(&rules);
-        let limits = Limits::default();
-        let mut looked_up = 0;
-        for deal in [27, 612] {
-            let root = Position::deal(&rules, deal).expect("a deal");
-            let mut streamlined = Search::new(&rules, shape, pruning.streamlined(), &limits, 0);
-            streamlined.note_verdicts(Verdicts::new(1 << 24));
-            run_alone(&mut streamlined, &root, &limits);
-            let full = |verdicts| {
-                let mut search = Search::new(&rules, shape, pruning, &limits, 0);
-                search.verdicts = RefCell::new(verdicts);
-                let outcome = match run_alone(&mut search, &root, &limits) {
-                    Outcome::Verdict(verdict) => verdict,
-                    Outcome::RelaxedWin => unreachable!("the full search plays no relaxed move"),
-                };
-                (outcome, search.nodes, search.verdicts.take())
-            };
-            let (alone, nodes_alone, _) = full(None);
-            let (with, nodes_with, verdicts) = full(streamlined.verdicts.take());
-            assert_eq!((&with, nodes_with), (&alone, nodes_alone), "deal {deal}");
-            assert_eq!(alone, Verdict::Lost, "deal {deal}");
-            looked_up += verdicts.expect("the verdicts").found();
-        }
-        assert!(looked_up > 1_000, "{looked_up} verdicts looked up");
     }
 }
