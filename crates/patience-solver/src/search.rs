@@ -883,8 +883,13 @@ impl<'a> Search<'a> {
                 low: 0,
             });
         }
+        // In the relaxed passes only: in the full search of whole-pile Canfield the steps left out, mostly children
+        // the table held, cost less than the looking (deals 1..1000 at 60 s: 10 % fewer nodes, 0.471 s a deal
+        // against 0.447 s), where any-run Canfield's relaxed pass took 0.126 s a deal against 0.130 s.
         let tried = match (via, depth.checked_sub(1)) {
-            (Some(via), Some(below)) if self.pruning.one_way_tried && !via.relaxed => {
+            (Some(via), Some(below))
+                if self.pruning.one_way_tried && self.relaxation.is_some() && !via.relaxed =>
+            {
                 OneWayTried::before(&frames[below], &position)
             }
             _ => OneWayTried::default(),
@@ -914,6 +919,7 @@ impl<'a> Search<'a> {
             Some(_) => None,
         };
         if let Some(mv) = safe {
+            // A safe move tried before leads to a lost position, and so does this one, which then has no step.
             if !tried.holds(Step::now(mv)) {
                 frame.steps.push(Step::now(mv));
             }
@@ -1011,9 +1017,14 @@ impl OneWayTried {
     /// need not try.
     fn before(parent: &Frame, child: &Position) -> OneWayTried {
         let mut tried = OneWayTried::default();
+        // A step that took a card from the stock or the waste left no move from the waste as it was: the steps
+        // that play from the stock, most of a position's, need no look then.
+        let stock_kept = child.len(Pile::Stock) == parent.position.len(Pile::Stock)
+            && child.len(Pile::Waste) == parent.position.len(Pile::Waste);
         for step in &parent.steps[..parent.next.saturating_sub(1)] {
             if tried.len < MOST_TRIED
                 && !step.relaxed
+                && (stock_kept || step.mv.from != Pile::Waste)
                 && tried_before(&parent.position, step.draws, step.mv, child)
             {
                 tried.steps[tried.len] = (step.draws, Some(step.mv));
@@ -1835,30 +1846,31 @@ mod tests {
                 for moves in [0, 10, 30, 60, 100] {
                     let parent = random_walk(rules, &root, moves, deal * 7 + moves as u64);
                     let (steps, turned) = steps_from(rules, parent);
-                    for &up in &steps {
-                        for &other in steps.iter().filter(|&&other| other != up) {
+                    for &one_way in &steps {
+                        for &other in steps.iter().filter(|&&other| other != one_way) {
                             let child = after(rules, other, &turned);
-                            if !tried_before(&parent, up.draws, up.mv, &child) {
+                            if !tried_before(&parent, one_way.draws, one_way.mv, &child) {
                                 continue;
                             }
-                            let alike = |step: &&Step| (step.draws, step.mv) == (up.draws, up.mv);
+                            let alike =
+                                |step: &&Step| (step.draws, step.mv) == (one_way.draws, one_way.mv);
                             let (from_child, child_turned) = steps_from(rules, child);
                             let again = from_child.iter().find(alike).unwrap_or_else(|| {
-                                panic!("{} deal {deal}: {up:?} after {other:?}", rules.id)
+                                panic!("{} deal {deal}: {one_way:?} after {other:?}", rules.id)
                             });
                             let both = after(rules, *again, &child_turned);
-                            let first = after(rules, up, &turned);
+                            let first = after(rules, one_way, &turned);
                             let (from_first, first_turned) = steps_from(rules, first);
                             let then = from_first
                                 .iter()
                                 .find(|step| (step.draws, step.mv) == (other.draws, other.mv))
                                 .unwrap_or_else(|| {
-                                    panic!("{} deal {deal}: {other:?} after {up:?}", rules.id)
+                                    panic!("{} deal {deal}: {other:?} after {one_way:?}", rules.id)
                                 });
                             assert_eq!(
                                 after(rules, *then, &first_turned),
                                 both,
-                                "{} deal {deal}: {up:?} and {other:?}",
+                                "{} deal {deal}: {one_way:?} and {other:?}",
                                 rules.id
                             );
                             checked += 1;
