@@ -67,7 +67,7 @@
 //! reserve, or more in the stock and the waste. So `u` from `P` after `m` leads to a lost position, and leaving it
 //! out loses no win; in a pass that marks lost positions it is a step to a settled one, which changes nothing
 //! there either. Not used in the streamlined passes, whose searches prove nothing lost, and, since it did not pay
-//! there, not in the full search either (see `Search::order_steps`). This is a sleep set, in the terms of
+//! there, not in the full search either (see `search::run`). This is a sleep set, in the terms of
 //! partial-order reduction, kept to the moves after which nothing on the search's path can be reached.
 //!
 //! # Stock macro-moves
