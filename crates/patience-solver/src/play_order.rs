@@ -85,6 +85,37 @@
 //! top of a pile; every other card makes no more than it takes. So the spaces there at any time are at most the
 //! empty piles and those cards, less the cards that needed a space.
 //!
+//! A card of the reserve that goes up may first have been taken into a space: one is filled from the reserve at
+//! once, so a line puts the reserve's top card there whenever a space comes while it lies on top. So where a
+//! space may have appeared by the time such a card left (the facts, worked out until none is added with it on
+//! top, hold every space that may have come by then), it is put in the tableau too, and cards may be built on
+//! it. The count is unchanged: it counts only the cards that needed a space.
+//!
+//! # Following the stock
+//! Where a card leaves the stock and the waste only from the top of the waste (no space is filled from the
+//! stock) and a draw turns `d > 1` cards, not every card of the stock and the waste may come to the top of the
+//! waste. Number them in the order they come up, the waste from the bottom and then the stock from the top: the
+//! card at place `i` of `n`, with `w` cards on the waste. A card leaves this order only from the top of the
+//! waste, so a draw of the pass under way turns the next `d` cards of the stock whatever left the waste before
+//! it, and ends at place `w + d - 1`, `w + 2d - 1`, ..., or at the last card; a later pass turns the cards left,
+//! from the first, and a draw ends on a card when the cards left before it number `d - 1` modulo `d`, or on the
+//! last card left. So the card at place `i` comes to the top of the waste only
+//! - as its top now (`i == w - 1`), or at the end of a draw of this pass (`i >= w` and `(i - w) % d == d - 1`,
+//!   or `i == n - 1`);
+//! - at the end of a draw of a later pass, once `k` cards before it have left with `(i - k) % d == d - 1`, so at
+//!   least `(i + 1) % d` of them;
+//! - or when the card over it on the waste leaves: the next card after it among those left, so that the card at
+//!   place `i + 1` has left by then (it is that card, or it left before it).
+//!
+//! The facts take a card of the stock or the waste as free to go up or into the tableau only once one of these
+//! holds, a card having left when it may have gone up or been put in the tableau; the proof above holds as it
+//! stands, since a line takes each such card from the top of the waste. On the stock's cycle (`w` a multiple of
+//! `d`, or the stock empty) the first condition adds nothing to the second, so the rule finds the same at every
+//! cut there; a cut off the cycle frees more cards, and a position found lost there is lost at its cut, and at
+//! the cuts its draws take it to. Where every card of the stock and the waste is free before the facts decide
+//! anything of the reserve or of the foundations (a card that may not have come up at that point would have
+//! taken part), the facts are those of the rule with the stock free, and the position is lost at every cut.
+//!
 //! # In a relaxed game
 //! In a relaxed game (see [`crate::relax`]) the cards of a class may change places in the tableau: positions that
 //! differ only in that are one state, and a card next on its foundation goes up from the top of any pile a card
@@ -140,6 +171,9 @@ pub struct PlayOrder {
     spaces_from_tableau: bool,
     /// Whether, while the reserve (of one pile) has cards, only the reserve fills spaces.
     reserve_fills_spaces: bool,
+    /// How many cards a draw turns, where a card leaves the stock and the waste only from the top of the waste
+    /// (no space is filled from the stock); else 1, which lets every card of the stock and the waste go.
+    draw: u8,
 }
 
 impl PlayOrder {
@@ -169,6 +203,17 @@ impl PlayOrder {
                     .all(|&source| source == Source::Reserve),
             };
         let moves = rules.tableau.moves;
+        let from_stock = spaces
+            .forced
+            .iter()
+            .chain(spaces.at_will.iter())
+            .chain(spaces.at_will_once_reserve_empty.iter().flatten())
+            .any(|&source| source == Source::Stock);
+        let draw = if from_stock {
+            1
+        } else {
+            rules.stock.draw.max(1)
+        };
         (!rules.foundations.cards_go_back && !in_foundation_order).then(|| PlayOrder {
             held_from: (moves == Moves::WholePile).then(|| {
                 rules
@@ -179,6 +224,7 @@ impl PlayOrder {
             moves,
             spaces_from_tableau,
             reserve_fills_spaces,
+            draw,
         })
     }
 
@@ -195,6 +241,16 @@ impl PlayOrder {
             reserve_fills_spaces: false,
             ..self
         }
+    }
+
+    /// The rule with every card of the stock and the waste free to go, whatever the cut.
+    pub fn cut_free(self) -> PlayOrder {
+        PlayOrder { draw: 1, ..self }
+    }
+
+    /// Whether the rule follows which cards of the stock and the waste may come to the top of the waste.
+    pub fn follows_the_stock(&self) -> bool {
+        self.draw > 1
     }
 
     /// Whether the rule counts spaces (see the module documentation).
@@ -217,16 +273,49 @@ impl PlayOrder {
         mates: Option<&[u64; 64]>,
         by_base: &ByBase,
     ) -> bool {
+        self.judge(rules, position, mates, by_base) != Finding::Open
+    }
+
+    /// What the rule finds of `position`, read by class where `mates` is given (see
+    /// [`PlayOrder::lost_by_class`]): where it follows the stock, whether the position is lost at its cut alone,
+    /// or at every cut, as it is where every card of the stock and the waste was free before the facts decided
+    /// anything.
+    pub(crate) fn judge(
+        &self,
+        rules: &RuleSet,
+        position: &Position,
+        mates: Option<&[u64; 64]>,
+        by_base: &ByBase,
+    ) -> Finding {
         let Some(base) = position.base_rank() else {
-            return false;
+            return Finding::Open;
         };
         if position.choice_pending() {
-            return false;
+            return Finding::Open;
         }
         let tables =
             by_base.tables[usize::from(base.index())].get_or_init(|| Tables::new(rules, position));
-        Fixpoint::new(*self, position, mates, tables).lost()
+        let mut fixpoint = Fixpoint::new(*self, position, mates, tables);
+        if !fixpoint.lost() {
+            Finding::Open
+        } else if fixpoint.stock_decided {
+            Finding::LostAtItsCut
+        } else {
+            Finding::LostAtEveryCut
+        }
     }
+}
+
+/// What the rule finds of a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Finding {
+    /// Not lost: the facts send every card up.
+    Open,
+    /// Lost where the stock is cut as in the position (and wherever draws alone take it): cards of the stock or
+    /// the waste that may not yet have come to the top of the waste took part in the facts' decisions.
+    LostAtItsCut,
+    /// Lost wherever the stock is cut.
+    LostAtEveryCut,
 }
 
 /// The rule's tables, worked out once for each base rank a search meets: the facts put every card of the stock
@@ -246,6 +335,9 @@ struct Tables {
     foundation: [[u8; 13]; 4],
     /// The foundation of each card.
     suit: [u8; 64],
+    /// For each remainder `r` of a division by the draw, the places `i` of the stock's order with
+    /// `(i + 1) % draw == r`: those on which a draw ends after a redeal, for `r == 0`.
+    every_draw: Vec<u64>,
 }
 
 impl Tables {
@@ -265,6 +357,14 @@ impl Tables {
             suit: std::array::from_fn(|c| {
                 Card::from_index(c as u8).map_or(0, |card| card.suit() as u8)
             }),
+            every_draw: {
+                let draw = usize::from(rules.stock.draw.max(1));
+                let mut every_draw = vec![0; draw];
+                for i in 0..52 {
+                    every_draw[(i + 1) % draw] |= 1 << i;
+                }
+                every_draw
+            },
         }
     }
 
@@ -275,6 +375,21 @@ impl Tables {
         } else {
             0
         }
+    }
+}
+
+/// The places of the bits set in a set, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        let i = self.0.trailing_zeros() as usize;
+        (self.0 != 0).then(|| {
+            self.0 &= self.0 - 1;
+            i
+        })
     }
 }
 
@@ -331,6 +446,20 @@ struct Fixpoint<'a> {
     empty_piles: u32,
     /// Where spaces are counted, the reserve cards that needed one.
     filled: u64,
+    /// The cards of the stock and the waste in the order they come up (the waste from the bottom, then the stock
+    /// from the top), and each one's place in that order.
+    order: [u8; 52],
+    place: [u8; 64],
+    /// The places of the cards of the stock and the waste that may not yet have been on top of the waste.
+    hidden: u64,
+    /// The cards of the stock and the waste, those of them that may have left it (gone up or into the tableau),
+    /// and their places.
+    stock_cards: u64,
+    left: u64,
+    left_places: u64,
+    /// Whether cards of the stock and the waste that may not have come to the top of the waste took part in the
+    /// facts' decisions.
+    stock_decided: bool,
 }
 
 impl<'a> Fixpoint<'a> {
@@ -369,7 +498,17 @@ impl<'a> Fixpoint<'a> {
             space: false,
             empty_piles: 0,
             filled: 0,
+            order: [0; 52],
+            place: [0; 64],
+            hidden: 0,
+            stock_cards: 0,
+            left: 0,
+            left_places: 0,
+            stock_decided: false,
         };
+        if rule.draw > 1 {
+            fixpoint.follow_the_stock();
+        }
         fixpoint.free_out = fixpoint.loose;
         let ranks = usize::from(position.ranks());
         for (suit, &next) in fixpoint.next.iter().enumerate() {
@@ -410,13 +549,20 @@ impl<'a> Fixpoint<'a> {
 
     /// Whether some card can never go up, or, where spaces are counted, the reserve's cards need more spaces than
     /// can appear (see the module documentation).
-    fn lost(mut self) -> bool {
+    fn lost(&mut self) -> bool {
+        // The facts first, so that the cards of the stock that may come up have before any card of the reserve is
+        // decided on: where all of them may, the decisions are those of the facts with the stock free.
+        let reserve_len = self.reserve_left[0];
+        self.settle();
+        self.stock_decided = self.hidden != 0;
         if self.rule.counts_spaces() {
+            self.spaces_may_take(reserve_len);
             while let Some(i) = self.reserve_left[0].checked_sub(1) {
                 let card = self.reserve[0][i];
                 if self.takes >> card & 1 == 0 {
                     self.settle();
                     if self.reserve_left[0] != i + 1 {
+                        self.spaces_may_take(i + 1);
                         continue;
                     }
                     if self.takes >> card & 1 == 0 {
@@ -435,6 +581,20 @@ impl<'a> Fixpoint<'a> {
         self.next_cards != 0
     }
 
+    /// Where spaces are counted, puts in the tableau the cards that went up from the reserve, below index `to`,
+    /// where a space may have come while they lay on top of it: a space is filled from the reserve at once, so
+    /// a line may have put them there first (and cards on them). The facts, worked out until none is added with
+    /// them on top, hold every space that may have come by the time they left.
+    fn spaces_may_take(&mut self, to: usize) {
+        if self.filled.count_ones() < self.spaces_made() {
+            for &card in &self.reserve[0][self.reserve_left[0]..to] {
+                if self.placed >> card & 1 == 0 {
+                    self.place_card(card);
+                }
+            }
+        }
+    }
+
     /// Where spaces are counted, how many may have appeared at most: the empty piles, and the cards that may have
     /// left the bottom of a pile, of the position's bottoms and the cards that needed a space.
     fn spaces_made(&self) -> u32 {
@@ -447,12 +607,14 @@ impl<'a> Fixpoint<'a> {
         loop {
             let mut changed = self.uncover();
             changed |= self.raise();
+            changed |= self.reveal();
             // Once no reserve card waits and every tableau card not held has left the card under it, what may be
             // put in the tableau, and spaces, decide nothing more: cards of the stock and the waste may go up
             // whenever their turn comes. Not so in a relaxed game, where a card put in the tableau lets a card
             // of its class go up from under others.
             let reserve_piles = self.position.reserve_piles();
             let waiting = self.mates.is_some()
+                || self.hidden != 0
                 || self.reserve_left[..reserve_piles].iter().any(|&n| n > 0)
                 || self.tableau & !self.bottoms & !self.held & !self.gone != 0;
             // Where spaces are counted, the reserve's cards are put in the tableau as they come (see `lost`).
@@ -534,6 +696,72 @@ impl<'a> Fixpoint<'a> {
                 }
             }
         }
+    }
+
+    /// Leaves loose only the cards of the stock and the waste that may come to the top of the waste in the pass
+    /// under way, or in the next one if no card leaves before them.
+    fn follow_the_stock(&mut self) {
+        let n;
+        (self.order, n) = self.position.stock_order();
+        if n == 0 {
+            return;
+        }
+        let waste = self.position.len(Pile::Waste);
+        for (i, &card) in self.order[..n].iter().enumerate() {
+            self.place[usize::from(card)] = i as u8;
+        }
+        let all = (1u64 << n) - 1;
+        let draw = usize::from(self.rule.draw);
+        let every_draw = &self.tables.every_draw;
+        // In the pass under way, the draws end at the places `waste + draw - 1`, `waste + 2 * draw - 1`, ...;
+        // in the next, with no card gone, at `draw - 1`, `2 * draw - 1`, ...; in each, the last card ends one.
+        let this_pass = every_draw[waste % draw] & !((1u64 << waste) - 1) & all;
+        let top = waste.checked_sub(1).map_or(0, |top| 1u64 << top);
+        let shown = this_pass | every_draw[0] & all | top | 1u64 << (n - 1);
+        self.stock_cards = self.loose;
+        self.hidden = all & !shown;
+        self.loose = 0;
+        for i in Bits(shown & all) {
+            self.loose |= 1 << self.order[i];
+        }
+    }
+
+    /// Frees the cards of the stock and the waste that may have come to the top of the waste since cards left it:
+    /// whether any did. A card comes there when a draw ends on it, or when the card over it in the waste leaves;
+    /// a draw ends on the card at place `i` in a later pass once `k` cards before it have left, with
+    /// `(i - k) % draw == draw - 1`.
+    fn reveal(&mut self) -> bool {
+        let left = self.stock_cards & (self.up | self.placed);
+        if self.hidden == 0 || left == self.left {
+            return false;
+        }
+        for card in Bits(left & !self.left) {
+            self.left_places |= 1 << self.place[card];
+        }
+        self.left = left;
+        let every_draw = &self.tables.every_draw;
+        let mut shown = self.left_places >> 1;
+        let mut before = self.left_places;
+        for &ends in &every_draw[1..] {
+            if before == 0 {
+                break;
+            }
+            // The places after the lowest place left.
+            let first = before & before.wrapping_neg();
+            shown |= ends & !((first << 1) - 1);
+            before &= before - 1;
+        }
+        let shown = shown & self.hidden;
+        if shown == 0 {
+            return false;
+        }
+        self.hidden &= !shown;
+        for i in Bits(shown) {
+            let bit = 1 << self.order[i];
+            self.loose |= bit;
+            self.free_out |= bit;
+        }
+        true
     }
 
     /// Notes that tableau card `card` may have been at the top of its pile: whether that is new.

@@ -12,7 +12,7 @@ use crate::beam::{
 use crate::dead_end::DeadEnds;
 use crate::key::{Cut, KeyShape};
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
-use crate::play_order::ByBase;
+use crate::play_order::{ByBase, Finding, PlayOrder};
 use crate::prune::{tried_before, Pruning};
 use crate::relax::{NextCard, Relaxation};
 use crate::table::{cuts_met, least_waste_met, MetCuts, Searched, NOT_MET};
@@ -397,6 +397,16 @@ fn memory_left(limits: &Limits, lost: &[LostStates], marks: bool) -> usize {
     limits.memory_bytes.saturating_sub(kept + marking)
 }
 
+/// What the rules that prove positions lost without a search say of a position.
+enum Lost {
+    /// Not lost, as far as they tell.
+    No,
+    /// Lost where the stock is cut as in the position, and wherever draws alone take it.
+    AtItsCut,
+    /// Lost wherever the stock is cut.
+    AtEveryCut,
+}
+
 /// The states a relaxed pass proves lost may take this share of the memory limit: 1 in 4.
 const LOST_SHARE: usize = 4;
 
@@ -737,9 +747,9 @@ impl<'a> Search<'a> {
     /// whatever its first positions give, since the search there stands on it (the relaxed passes are left out
     /// for it, see [`run`]): Canfield deal 26, none of whose first 65,536 positions worked out is lost, ran out of
     /// 512 MiB after 202 million nodes with the trial, and is lost in 1.4 million nodes without it.
-    fn play_order_lost(&self, position: &Position) -> bool {
+    fn play_order_lost(&self, position: &Position) -> Lost {
         let Some(rule) = self.pruning.play_order else {
-            return false;
+            return Lost::No;
         };
         let tried = if rule.whole_piles() {
             u32::MAX
@@ -747,19 +757,30 @@ impl<'a> Search<'a> {
             self.play_order_tried.get()
         };
         if tried == PLAY_ORDER_TRIAL {
-            return false;
+            return Lost::No;
         }
-        let lost = rule.lost_by_class(
-            self.rules,
-            position,
-            self.class_mates.as_ref(),
-            &self.play_order_tables,
-        );
+        let judge = |rule: PlayOrder| {
+            rule.judge(
+                self.rules,
+                position,
+                self.class_mates.as_ref(),
+                &self.play_order_tables,
+            )
+        };
+        let finding = judge(rule);
         if tried != u32::MAX {
-            self.play_order_tried
-                .set(if lost { u32::MAX } else { tried + 1 });
+            self.play_order_tried.set(if finding == Finding::Open {
+                tried + 1
+            } else {
+                u32::MAX
+            });
         }
-        lost
+        match finding {
+            Finding::Open => Lost::No,
+            Finding::LostAtEveryCut => Lost::AtEveryCut,
+            Finding::LostAtItsCut if judge(rule.cut_free()) != Finding::Open => Lost::AtEveryCut,
+            Finding::LostAtItsCut => Lost::AtItsCut,
+        }
     }
 
     /// The outcome of a search stopped while entering the position at `depth`.
@@ -841,13 +862,13 @@ impl<'a> Search<'a> {
     /// its third condition, which takes the stock and the waste as one set of cards, and the order of play takes
     /// every card of the stock and the waste as free to go up or into the tableau. So a state lost by them is lost
     /// at every cut, and one that is not is not at any.
-    fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> bool {
+    fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> Lost {
         if self
             .dead_ends
             .as_ref()
             .is_some_and(|d| d.lost(self.rules, position))
         {
-            return true;
+            return Lost::AtEveryCut;
         }
         // Leaving the rule out at a position only searches more. It is worked out at the root and where a move put
         // a card on a tableau pile: a move that only sends a card up, or turns the stock, holds no card over
@@ -863,7 +884,11 @@ impl<'a> Search<'a> {
                 .play_order
                 .is_some_and(|rule| rule.counts_spaces());
         let worked_out = counted || via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)));
-        worked_out && self.play_order_lost(position)
+        if worked_out {
+            self.play_order_lost(position)
+        } else {
+            Lost::No
+        }
     }
 
     /// Puts `position`, its state met before at the cuts `met`, at `depth` with all its steps, in the order they
@@ -906,8 +931,12 @@ impl<'a> Search<'a> {
         frame.turned.push(position);
         // The rules' verdict on a state does not depend on its cut (see `lost_by_rules`): a state met before was
         // either lost by them then, and covers every cut since, or not.
-        if met == NOT_MET && self.lost_by_rules(&position, via) {
-            return true;
+        if met == NOT_MET {
+            match self.lost_by_rules(&position, via) {
+                Lost::AtEveryCut => return true,
+                Lost::AtItsCut => return false,
+                Lost::No => {}
+            }
         }
         let safe = match self.relaxation {
             None => self.pruning.safe_move(self.rules, &position),
@@ -1361,9 +1390,11 @@ mod tests {
 
     /// The rules that prove positions lost without a search give a state one verdict at every cut, so that a search
     /// works them out only where it meets the state first (see [`Search::lost_by_rules`]): the order of play by
-    /// card and by class along random walks through the Canfields whose stock cycles, and the dead ends through
-    /// Storehouse with a stock that cycles (building in suit, the only building under which that rule works
-    /// anything out where the stock cycles).
+    /// card and by class with every card of the stock and the waste free, along random walks through the Canfields
+    /// whose stock cycles, and the dead ends through Storehouse with a stock that cycles (building in suit, the
+    /// only building under which that rule works anything out where the stock cycles). Following which cards may
+    /// come to the top of the waste, the order of play gives one verdict at every cut on the stock's cycle, and
+    /// calls a cut off it lost only where it calls the cycle lost: the cut turns onto the cycle by draws.
     #[test]
     fn the_rules_give_a_state_one_verdict_at_every_cut() {
         let mut storehouse = patience_core::builtin::rules("storehouse").expect("a built-in game");
@@ -1373,46 +1404,75 @@ mod tests {
         };
         let games = ["canfield", "canfield-foster", "canfield-any-run"]
             .map(|id| patience_core::builtin::rules(id).expect("a built-in game"));
-        // Positions lost by the order of play by card, by class, and by the dead ends.
+        // Positions lost by the order of play by card, by class, and by the dead ends; and those lost on the
+        // stock's cycle by the order of play that follows the stock alone.
         let mut lost = [0; 3];
+        let mut cycle_lost = 0;
         for rules in games.iter().chain([&storehouse]) {
             let tables = ByBase::default();
             for deal in 1..=100 {
                 let root = Position::deal(rules, deal).expect("a deal");
                 let mates =
                     Relaxation::for_root(rules, &root).map(|r| r.class_mates(rules.pack.ranks));
+                let rule = PlayOrder::for_rules(rules);
                 let verdicts = |position: &Position| {
-                    let by_card = PlayOrder::for_rules(rules)
-                        .is_some_and(|rule| rule.lost_by_class(rules, position, None, &tables));
-                    let by_class = PlayOrder::for_rules(rules).zip(mates.as_ref()).is_some_and(
-                        |(rule, mates)| rule.lost_by_class(rules, position, Some(mates), &tables),
-                    );
+                    let by_card = rule.is_some_and(|rule| {
+                        rule.cut_free()
+                            .lost_by_class(rules, position, None, &tables)
+                    });
+                    let by_class = rule.zip(mates.as_ref()).is_some_and(|(rule, mates)| {
+                        rule.cut_free()
+                            .lost_by_class(rules, position, Some(mates), &tables)
+                    });
                     // A rule of its own for each position: it keeps its verdicts by layer.
                     let dead_end =
                         DeadEnds::for_root(rules, &root).is_some_and(|d| d.lost(rules, position));
                     [by_card, by_class, dead_end]
                 };
+                // Lost at the cut, by the order of play that follows the stock; where it finds the position
+                // lost at every cut, the rule with the stock free must find it lost.
+                let at_the_cut = |position: &Position| {
+                    let Some(rule) = rule.filter(|rule| rule.follows_the_stock()) else {
+                        return false;
+                    };
+                    let finding = rule.judge(rules, position, None, &tables);
+                    if finding == Finding::LostAtEveryCut {
+                        assert!(
+                            rule.cut_free().lost(rules, position),
+                            "{} deal {deal}: lost at every cut, but not with the stock free",
+                            rules.id
+                        );
+                    }
+                    finding != Finding::Open
+                };
                 for moves in [0, 10, 25, 50, 80, 120] {
                     let position = random_walk(rules, &root, moves, deal * 1000 + moves as u64);
                     let here = verdicts(&position);
                     let cards = position.len(Pile::Stock) + position.len(Pile::Waste);
+                    let on_the_cycle = at_the_cut(&cut_at(rules, &position, 0));
                     for waste in 0..=cards {
-                        assert_eq!(
-                            verdicts(&cut_at(rules, &position, waste)),
-                            here,
+                        let cut = cut_at(rules, &position, waste);
+                        let place = format!(
                             "{} deal {deal}, {moves} moves, the stock cut after {waste} cards",
                             rules.id
                         );
+                        assert_eq!(verdicts(&cut), here, "{place}");
+                        if waste % usize::from(rules.stock.draw) == 0 || waste == cards {
+                            assert_eq!(at_the_cut(&cut), on_the_cycle, "{place}");
+                        } else {
+                            assert!(!at_the_cut(&cut) || on_the_cycle, "{place}");
+                        }
                     }
                     for (count, lost_here) in lost.iter_mut().zip(here) {
                         *count += usize::from(lost_here);
                     }
+                    cycle_lost += usize::from(on_the_cycle && !here[0]);
                 }
             }
         }
         assert!(
-            lost.iter().all(|&count| count >= 30),
-            "too few positions lost to mean something: {lost:?}"
+            lost.iter().all(|&count| count >= 30) && cycle_lost >= 30,
+            "too few positions lost to mean something: {lost:?}, {cycle_lost} on the cycle alone"
         );
     }
 

@@ -1,11 +1,12 @@
 //! The order-of-play rule (`patience_solver::play_order`) against the no-pruning oracle: every position the rule
 //! calls lost, met along random walks through the reduced packs of every built-in game, must be lost by an
 //! exhaustive search; and the rule must call enough of them lost, in each game it applies to, for that to mean
-//! something. Whole-pile Canfield keeps the rule where its first positions find nothing lost.
+//! something. The same for the positions it calls lost only by following which cards of the stock may come to the
+//! top of the waste. Whole-pile Canfield keeps the rule where its first positions find nothing lost.
 
 mod common;
 
-use patience_core::{builtin, Position};
+use patience_core::{builtin, Position, RuleSet};
 use patience_solver::play_order::PlayOrder;
 use patience_solver::{solve, Limits, Verdict};
 
@@ -13,21 +14,54 @@ use common::{confirm_walks, reduced, REDUCED};
 
 #[test]
 fn every_position_the_rule_calls_lost_is_lost() {
+    confirm_on_reduced_packs(
+        |_| true,
+        (150, (4..=80).step_by(4), 0),
+        |rule, rules, position| rule.lost(rules, position),
+        15,
+    );
+}
+
+/// The positions the rule calls lost only because it follows the stock (with every card of the stock and the
+/// waste free to go, it would not), along more and denser walks than above, since they are fewer: each must be
+/// lost by the exhaustive search. Without the cards a card leaving the waste uncovers, or with a reserve card
+/// that went up never taken into a space first, some are not.
+#[test]
+fn every_position_lost_by_following_the_stock_is_lost() {
+    confirm_on_reduced_packs(
+        PlayOrder::follows_the_stock,
+        (300, (2..=60).step_by(2), 7),
+        |rule, rules, position| {
+            rule.lost(rules, position) && !rule.cut_free().lost(rules, position)
+        },
+        50,
+    );
+}
+
+/// Checks every position that `lost` calls lost, along walks from deals `1..=deals` of the reduced games whose
+/// rule `applies` (the walks of each deal seeded from `seed`), against the exhaustive search; and that each game
+/// has at least `least` of them, and that there are four such games at least.
+fn confirm_on_reduced_packs(
+    applies: impl Fn(&PlayOrder) -> bool,
+    (deals, walks, seed): (u64, impl Iterator<Item = usize> + Clone, u64),
+    lost: impl Fn(&PlayOrder, &RuleSet, &Position) -> bool,
+    least: usize,
+) {
     let mut failures = Vec::new();
     let mut tally = Vec::new();
     for &(id, _) in REDUCED {
         let rules = reduced(id);
-        let Some(rule) = PlayOrder::for_rules(&rules) else {
+        let Some(rule) = PlayOrder::for_rules(&rules).filter(&applies) else {
             continue;
         };
         let mut called_lost = 0;
-        for deal in 1..=150 {
+        for deal in 1..=deals {
             let start = Position::deal(&rules, deal).expect("a deal");
             called_lost += confirm_walks(
                 (&rules, id, deal, &start),
-                (4..=80).step_by(4),
-                deal * 1000,
-                |position| rule.lost(&rules, position),
+                walks.clone(),
+                deal * 1000 + seed,
+                |position| lost(&rule, &rules, position),
                 &mut failures,
             );
         }
@@ -35,9 +69,13 @@ fn every_position_the_rule_calls_lost_is_lost() {
     }
     println!("positions called lost: {tally:?}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        tally.len() >= 4,
+        "too few games the rule applies to: {tally:?}"
+    );
     for (id, called_lost) in tally {
         assert!(
-            called_lost >= 15,
+            called_lost >= least,
             "{id}: the rule called only {called_lost} positions lost, too few to test it"
         );
     }
