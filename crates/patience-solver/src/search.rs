@@ -857,11 +857,14 @@ impl<'a> Search<'a> {
     }
 
     /// Whether the rules that prove positions lost without a search, the dead ends' and the order of play's,
-    /// prove `position` lost, reached by `via`. Neither looks at where the stock is cut: where the stock cycles,
-    /// which is where a search keeps states (see [`KeyShape::with_cuts_apart`]), the dead-end rule works out only
-    /// its third condition, which takes the stock and the waste as one set of cards, and the order of play takes
-    /// every card of the stock and the waste as free to go up or into the tableau. So a state lost by them is lost
-    /// at every cut, and one that is not is not at any.
+    /// prove `position` lost, reached by `via`, at every cut or at its own. Where the stock cycles, which is where
+    /// a search keeps states (see [`KeyShape::with_cuts_apart`]), the dead-end rule works out only its third
+    /// condition, which takes the stock and the waste as one set of cards: a state it finds lost is lost at every
+    /// cut. The order of play follows which cards of the stock may come to the top of the waste, which depends on
+    /// the cut (see [`crate::play_order`]): a position it finds lost there is lost at every cut where it is lost
+    /// with every card of the stock and the waste free, which does not look at the cut; else at its own, and at
+    /// the cuts its draws reach. A state that it finds open at one cut it may find lost at another, which the
+    /// search then searches without the rules: leaving a rule out only searches more.
     fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> Lost {
         if self
             .dead_ends
