@@ -896,8 +896,9 @@ impl<'a> Search<'a> {
 
     /// Puts `position`, its state met before at the cuts `met`, at `depth` with all its steps, in the order they
     /// are searched: none where the rules prove it lost (worked out only where its state is met first, see
-    /// [`Search::lost_by_rules`]), and then `true`; a safe move alone if there is one; otherwise moves to the
-    /// foundations and steps that turn the stock least first, and a relaxed game's own moves last.
+    /// [`Search::lost_by_rules`]), and then `true` where they prove it lost at every cut; a safe move alone if
+    /// there is one; otherwise moves to the foundations and steps that turn the stock least first, and a relaxed
+    /// game's own moves last.
     fn order_steps(
         &self,
         frames: &mut Vec<Frame>,
@@ -932,8 +933,9 @@ impl<'a> Search<'a> {
         frame.keys.clear();
         frame.turned.clear();
         frame.turned.push(position);
-        // The rules' verdict on a state does not depend on its cut (see `lost_by_rules`): a state met before was
-        // either lost by them then, and covers every cut since, or not.
+        // The rules are worked out where a state is met first (see `lost_by_rules`): a state they prove lost at
+        // every cut covers every cut since; one lost at this cut alone, or not lost, is searched at the other cuts
+        // it is met at, without them.
         if met == NOT_MET {
             match self.lost_by_rules(&position, via) {
                 Lost::AtEveryCut => return true,
