@@ -550,8 +550,8 @@ impl<'a> Fixpoint<'a> {
     /// Whether some card can never go up, or, where spaces are counted, the reserve's cards need more spaces than
     /// can appear (see the module documentation).
     fn lost(&mut self) -> bool {
-        // The facts first, so that the cards of the stock that may come up have before any card of the reserve is
-        // decided on: where all of them may, the decisions are those of the facts with the stock free.
+        // The facts first, so that the cards of the stock that may come up have come up before any card of the
+        // reserve is decided on: where all of them may, the decisions are those of the facts with the stock free.
         let reserve_len = self.reserve_left[0];
         self.settle();
         self.stock_decided = self.hidden != 0;
@@ -746,7 +746,7 @@ impl<'a> Fixpoint<'a> {
             if before == 0 {
                 break;
             }
-            // The places after the lowest place left.
+            // The draw ends that need one card more gone before them: the places after the next place left.
             let first = before & before.wrapping_neg();
             shown |= ends & !((first << 1) - 1);
             before &= before - 1;
