@@ -306,7 +306,8 @@ impl PlayOrder {
     }
 }
 
-/// What the rule finds of a position.
+/// What the rule finds of a position (and, in the search, what the rules that prove positions lost without a
+/// search find).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Finding {
     /// Not lost: the facts send every card up.

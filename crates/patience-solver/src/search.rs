@@ -397,16 +397,6 @@ fn memory_left(limits: &Limits, lost: &[LostStates], marks: bool) -> usize {
     limits.memory_bytes.saturating_sub(kept + marking)
 }
 
-/// What the rules that prove positions lost without a search say of a position.
-enum Lost {
-    /// Not lost, as far as they tell.
-    No,
-    /// Lost where the stock is cut as in the position, and wherever draws alone take it.
-    AtItsCut,
-    /// Lost wherever the stock is cut.
-    AtEveryCut,
-}
-
 /// The states a relaxed pass proves lost may take this share of the memory limit: 1 in 4.
 const LOST_SHARE: usize = 4;
 
@@ -747,9 +737,9 @@ impl<'a> Search<'a> {
     /// whatever its first positions give, since the search there stands on it (the relaxed passes are left out
     /// for it, see [`run`]): Canfield deal 26, none of whose first 65,536 positions worked out is lost, ran out of
     /// 512 MiB after 202 million nodes with the trial, and is lost in 1.4 million nodes without it.
-    fn play_order_lost(&self, position: &Position) -> Lost {
+    fn play_order_lost(&self, position: &Position) -> Finding {
         let Some(rule) = self.pruning.play_order else {
-            return Lost::No;
+            return Finding::Open;
         };
         let tried = if rule.whole_piles() {
             u32::MAX
@@ -757,7 +747,7 @@ impl<'a> Search<'a> {
             self.play_order_tried.get()
         };
         if tried == PLAY_ORDER_TRIAL {
-            return Lost::No;
+            return Finding::Open;
         }
         let judge = |rule: PlayOrder| {
             rule.judge(
@@ -775,11 +765,10 @@ impl<'a> Search<'a> {
                 u32::MAX
             });
         }
-        match finding {
-            Finding::Open => Lost::No,
-            Finding::LostAtEveryCut => Lost::AtEveryCut,
-            Finding::LostAtItsCut if judge(rule.cut_free()) != Finding::Open => Lost::AtEveryCut,
-            Finding::LostAtItsCut => Lost::AtItsCut,
+        if finding == Finding::LostAtItsCut && judge(rule.cut_free()) != Finding::Open {
+            Finding::LostAtEveryCut
+        } else {
+            finding
         }
     }
 
@@ -865,13 +854,13 @@ impl<'a> Search<'a> {
     /// with every card of the stock and the waste free, which does not look at the cut; else at its own, and at
     /// the cuts its draws reach. A state that it finds open at one cut it may find lost at another, which the
     /// search then searches without the rules: leaving a rule out only searches more.
-    fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> Lost {
+    fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> Finding {
         if self
             .dead_ends
             .as_ref()
             .is_some_and(|d| d.lost(self.rules, position))
         {
-            return Lost::AtEveryCut;
+            return Finding::LostAtEveryCut;
         }
         // Leaving the rule out at a position only searches more. It is worked out at the root and where a move put
         // a card on a tableau pile: a move that only sends a card up, or turns the stock, holds no card over
@@ -890,7 +879,7 @@ impl<'a> Search<'a> {
         if worked_out {
             self.play_order_lost(position)
         } else {
-            Lost::No
+            Finding::Open
         }
     }
 
@@ -938,9 +927,9 @@ impl<'a> Search<'a> {
         // it is met at, without them.
         if met == NOT_MET {
             match self.lost_by_rules(&position, via) {
-                Lost::AtEveryCut => return true,
-                Lost::AtItsCut => return false,
-                Lost::No => {}
+                Finding::LostAtEveryCut => return true,
+                Finding::LostAtItsCut => return false,
+                Finding::Open => {}
             }
         }
         let safe = match self.relaxation {
