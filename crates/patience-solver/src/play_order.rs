@@ -112,19 +112,9 @@
 //! stands, since a line takes each such card from the top of the waste. On the stock's cycle (`w` a multiple of
 //! `d`, or the stock empty) the first condition adds nothing to the second, so the rule finds the same at every
 //! cut there; a cut off the cycle frees more cards, and a position found lost there is lost at its cut, and at
-//! the cuts its draws take it to.
-//!
-//! Where, each time no fact is added, no card of the stock and the waste that may not yet have come to the top
-//! of the waste would go up or be put in the tableau were it free (it is not a foundation's next card, no card
-//! that may be at the top of a pile takes it, and no space may have appeared), the facts decide as those of the
-//! rule with the stock free do, and the position is lost at every cut. Proof: say that, the last time no fact
-//! was added, the facts with the stock free were those here with the cards not yet come up added as free (so
-//! they are at the start). What is decided of the reserve's cards since reads only facts that are alike in the
-//! two. Now the facts here, with the cards still to come up added as free, hold every fact the rule with the
-//! stock free starts from, and it adds nothing to them: those cards neither go up nor go into the tableau, and
-//! every other card it frees is free here too. And it adds them all, since what is added here is added with the
-//! stock free. So the two are alike again, and decide alike at the end (where the rule with the stock free
-//! stops putting cards in the tableau once nothing waits on them, as `settle` says, those cards send none up).
+//! the cuts its draws take it to. Where every card of the stock and the waste is free before the facts decide
+//! anything of the reserve or of the foundations (a card that may not have come up at that point would have
+//! taken part), the facts are those of the rule with the stock free, and the position is lost at every cut.
 //!
 //! # In a relaxed game
 //! In a relaxed game (see [`crate::relax`]) the cards of a class may change places in the tableau: positions that
@@ -468,8 +458,8 @@ struct Fixpoint<'a> {
     stock_cards: u64,
     left: u64,
     left_places: u64,
-    /// Whether cards of the stock and the waste that may not have come to the top of the waste could have taken
-    /// part in the facts' decisions: gone up or been put in the tableau, were they free.
+    /// Whether cards of the stock and the waste that may not have come to the top of the waste took part in the
+    /// facts' decisions.
     stock_decided: bool,
 }
 
@@ -562,9 +552,10 @@ impl<'a> Fixpoint<'a> {
     /// can appear (see the module documentation).
     fn lost(&mut self) -> bool {
         // The facts first, so that the cards of the stock that may come up have come up before any card of the
-        // reserve is decided on.
+        // reserve is decided on: where all of them may, the decisions are those of the facts with the stock free.
         let reserve_len = self.reserve_left[0];
         self.settle();
+        self.stock_decided = self.hidden != 0;
         if self.rule.counts_spaces() {
             self.spaces_may_take(reserve_len);
             while let Some(i) = self.reserve_left[0].checked_sub(1) {
@@ -668,21 +659,9 @@ impl<'a> Fixpoint<'a> {
                 }
             }
             if !changed {
-                self.note_hidden_cards();
                 return;
             }
         }
-    }
-
-    /// Notes whether the cards of the stock and the waste that may not yet have come to the top of the waste could
-    /// take part in the facts, now that none is added: were they free, whether one would go up or be put in the
-    /// tableau (see "Following the stock" in the module documentation).
-    fn note_hidden_cards(&mut self) {
-        if self.hidden == 0 || self.stock_decided {
-            return;
-        }
-        let hidden = Bits(self.hidden).fold(0u64, |cards, i| cards | 1 << self.order[i]);
-        self.stock_decided = self.space || hidden & (self.next_cards | self.takes) != 0;
     }
 
     /// Adds the tableau cards that may have left the card under them, and so the cards under them that may have
