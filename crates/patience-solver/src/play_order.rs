@@ -157,7 +157,7 @@
 use std::cell::OnceCell;
 
 use patience_core::rules::{Base, Build, Moves, RankOrder, Source, MAX_RESERVE};
-use patience_core::{Card, Pile, Position, Rank, RuleSet};
+use patience_core::{Pile, Position, Rank, RuleSet};
 
 /// The rule for one rule set.
 #[derive(Debug, Clone, Copy)]
@@ -334,8 +334,8 @@ struct Tables {
     built_on: [u64; 64],
     /// The cards of each suit's foundation, by their place in it.
     foundation: [[u8; 13]; 4],
-    /// The foundation of each card.
-    suit: [u8; 64],
+    /// The card that follows each card on its foundation, as a set: none after the last.
+    after: [u64; 64],
     /// For each remainder `r` of a division by the draw, the places `i` of the stock's order with
     /// `(i + 1) % draw == r`: those on which a draw ends after a redeal, for `r == 0`.
     every_draw: Vec<u64>,
@@ -344,7 +344,7 @@ struct Tables {
 impl Tables {
     /// The tables of `position`'s base rank, which it must have.
     fn new(rules: &RuleSet, position: &Position) -> Tables {
-        Tables {
+        let mut tables = Tables {
             built_on: position.cards_built_on_each(rules),
             foundation: [0, 1, 2, 3].map(|s| {
                 let mut cards = [NO_CARD; 13];
@@ -355,9 +355,7 @@ impl Tables {
                 }
                 cards
             }),
-            suit: std::array::from_fn(|c| {
-                Card::from_index(c as u8).map_or(0, |card| card.suit() as u8)
-            }),
+            after: [0; 64],
             every_draw: {
                 let draw = usize::from(rules.stock.draw.max(1));
                 let mut every_draw = vec![0; draw];
@@ -366,7 +364,14 @@ impl Tables {
                 }
                 every_draw
             },
+        };
+        let ranks = usize::from(position.ranks());
+        for cards in tables.foundation {
+            for pair in cards[..ranks].windows(2) {
+                tables.after[usize::from(pair[0])] = 1 << pair[1];
+            }
         }
+        tables
     }
 
     /// The next card of `suit`'s foundation once it holds `placed` cards, as a set: none once it is whole.
@@ -413,14 +418,13 @@ struct Fixpoint<'a> {
     /// them.
     reached: u64,
     gone: u64,
-    /// The cards of each reserve pile, bottom to top, and where each reserve card lies: its pile and index.
+    /// The cards of each reserve pile, bottom to top, and the reserve's cards.
     reserve: [&'a [u8]; MAX_RESERVE],
-    in_reserve: [Option<(u8, u8)>; 64],
+    in_reserve: u64,
     /// Of each reserve pile, the cards below this index may still be there.
     reserve_left: [usize; MAX_RESERVE],
-    /// Cards that may have gone to their foundations, and each foundation's next card by its place in order.
+    /// Cards that may have gone to their foundations.
     up: u64,
-    next: [usize; 4],
     /// The foundations' next cards, as a set.
     next_cards: u64,
     /// Cards out of the tableau that are free to go up: those of the stock and the waste, those put in the
@@ -481,19 +485,15 @@ impl<'a> Fixpoint<'a> {
             reached: 0,
             gone: 0,
             reserve: [&[]; MAX_RESERVE],
-            in_reserve: [None; 64],
+            in_reserve: 0,
             reserve_left: [0; MAX_RESERVE],
             up: 0,
-            next: [0, 1, 2, 3].map(|s| position.foundation_len(s)),
             next_cards: 0,
             free_out: 0,
             free_classes: 0,
             mates,
             up_classes: 0,
-            loose: [Pile::Stock, Pile::Waste]
-                .iter()
-                .flat_map(|&pile| position.pile(pile))
-                .fold(0, |m, &c| m | 1 << c),
+            loose: 0,
             placed: 0,
             takes: 0,
             space: false,
@@ -509,11 +509,17 @@ impl<'a> Fixpoint<'a> {
         };
         if rule.draw > 1 {
             fixpoint.follow_the_stock();
+        } else {
+            for pile in [Pile::Stock, Pile::Waste] {
+                for &card in position.pile(pile) {
+                    fixpoint.loose |= 1 << card;
+                }
+            }
         }
         fixpoint.free_out = fixpoint.loose;
         let ranks = usize::from(position.ranks());
-        for (suit, &next) in fixpoint.next.iter().enumerate() {
-            fixpoint.next_cards |= tables.next_of(suit, next, ranks);
+        for suit in 0..4 {
+            fixpoint.next_cards |= tables.next_of(suit, position.foundation_len(suit), ranks);
         }
         for p in 0..position.tableau_piles() {
             let cards = position.pile(Pile::Tableau(p as u8));
@@ -537,8 +543,8 @@ impl<'a> Fixpoint<'a> {
         for r in 0..position.reserve_piles() {
             let cards = position.pile(Pile::Reserve(r as u8));
             fixpoint.reserve[r] = cards;
-            for (i, &c) in cards.iter().enumerate() {
-                fixpoint.in_reserve[usize::from(c)] = Some((r as u8, i as u8));
+            for &c in cards {
+                fixpoint.in_reserve |= 1 << c;
             }
             fixpoint.reserve_left[r] = cards.len();
             if let Some(&top) = cards.last() {
@@ -608,6 +614,10 @@ impl<'a> Fixpoint<'a> {
         loop {
             let mut changed = self.uncover();
             changed |= self.raise();
+            // Every card up: no fact added now decides anything.
+            if self.next_cards == 0 {
+                return;
+            }
             changed |= self.reveal();
             // Once no reserve card waits and every tableau card not held has left the card under it, what may be
             // put in the tableau, and spaces, decide nothing more: cards of the stock and the waste may go up
@@ -708,9 +718,6 @@ impl<'a> Fixpoint<'a> {
             return;
         }
         let waste = self.position.len(Pile::Waste);
-        for (i, &card) in self.order[..n].iter().enumerate() {
-            self.place[usize::from(card)] = i as u8;
-        }
         let all = (1u64 << n) - 1;
         let draw = usize::from(self.rule.draw);
         let every_draw = &self.tables.every_draw;
@@ -719,11 +726,11 @@ impl<'a> Fixpoint<'a> {
         let this_pass = every_draw[waste % draw] & !((1u64 << waste) - 1) & all;
         let top = waste.checked_sub(1).map_or(0, |top| 1u64 << top);
         let shown = this_pass | every_draw[0] & all | top | 1u64 << (n - 1);
-        self.stock_cards = self.loose;
         self.hidden = all & !shown;
-        self.loose = 0;
-        for i in Bits(shown & all) {
-            self.loose |= 1 << self.order[i];
+        for (i, &card) in self.order[..n].iter().enumerate() {
+            self.place[usize::from(card)] = i as u8;
+            self.stock_cards |= 1 << card;
+            self.loose |= (shown >> i & 1) << card;
         }
     }
 
@@ -800,9 +807,13 @@ impl<'a> Fixpoint<'a> {
     fn send_up(&mut self, card: u8) {
         let c = usize::from(card);
         let bit = 1u64 << c;
-        if (self.placed | self.tableau) & bit == 0 {
-            if let Some((r, i)) = self.in_reserve[c] {
-                self.leave_reserve(usize::from(r), usize::from(i));
+        if (self.placed | self.tableau | !self.in_reserve) & bit == 0 {
+            // A reserve card goes up from the top of its pile, unless it left the pile before.
+            let piles = self.position.reserve_piles();
+            if let Some(r) =
+                (0..piles).find(|&r| self.reserve[r][..self.reserve_left[r]].last() == Some(&card))
+            {
+                self.leave_reserve(r, self.reserve_left[r] - 1);
                 self.loose |= bit;
             }
         }
@@ -812,12 +823,7 @@ impl<'a> Fixpoint<'a> {
         if (self.tableau | self.placed) & bit != 0 {
             self.up_classes |= self.class_of(card);
         }
-        let suit = usize::from(self.tables.suit[c]);
-        self.next[suit] += 1;
-        self.next_cards &= !bit;
-        self.next_cards |=
-            self.tables
-                .next_of(suit, self.next[suit], usize::from(self.position.ranks()));
+        self.next_cards = self.next_cards & !bit | self.tables.after[c];
     }
 
     /// Notes that reserve pile `r` has given its cards from index `i` up: the card under them is its top.
