@@ -273,13 +273,13 @@ impl PlayOrder {
         mates: Option<&[u64; 64]>,
         by_base: &ByBase,
     ) -> bool {
-        self.judge(rules, position, mates, by_base) != Finding::Open
+        self.facts(rules, position, mates, by_base)
+            .is_some_and(|mut fixpoint| fixpoint.lost())
     }
 
     /// What the rule finds of `position`, read by class where `mates` is given (see
     /// [`PlayOrder::lost_by_class`]): where it follows the stock, whether the position is lost at its cut alone,
-    /// or at every cut, as it is where every card of the stock and the waste was free before the facts decided
-    /// anything.
+    /// or at every cut, as it is where it is lost with every card of the stock and the waste free.
     pub(crate) fn judge(
         &self,
         rules: &RuleSet,
@@ -287,22 +287,38 @@ impl PlayOrder {
         mates: Option<&[u64; 64]>,
         by_base: &ByBase,
     ) -> Finding {
-        let Some(base) = position.base_rank() else {
+        let Some(start) = self.facts(rules, position, mates, by_base) else {
             return Finding::Open;
         };
+        let mut fixpoint = start.clone();
+        if !fixpoint.lost() {
+            Finding::Open
+        } else if !fixpoint.stock_decided {
+            // Every card of the stock and the waste was free before the facts decided anything.
+            Finding::LostAtEveryCut
+        } else if start.with_the_stock_free().lost() {
+            Finding::LostAtEveryCut
+        } else {
+            Finding::LostAtItsCut
+        }
+    }
+
+    /// The facts of `position` before any is added, where the rule applies to it: its base rank is known and no
+    /// choice is pending.
+    fn facts<'a>(
+        &self,
+        rules: &RuleSet,
+        position: &'a Position,
+        mates: Option<&'a [u64; 64]>,
+        by_base: &'a ByBase,
+    ) -> Option<Fixpoint<'a>> {
+        let base = position.base_rank()?;
         if position.choice_pending() {
-            return Finding::Open;
+            return None;
         }
         let tables =
             by_base.tables[usize::from(base.index())].get_or_init(|| Tables::new(rules, position));
-        let mut fixpoint = Fixpoint::new(*self, position, mates, tables);
-        if !fixpoint.lost() {
-            Finding::Open
-        } else if fixpoint.stock_decided {
-            Finding::LostAtItsCut
-        } else {
-            Finding::LostAtEveryCut
-        }
+        Some(Fixpoint::new(*self, position, mates, tables))
     }
 }
 
@@ -404,6 +420,7 @@ const NO_CARD: u8 = 64;
 
 /// What may happen from a position, worked out as in the module documentation: every fact only ever becomes
 /// true, so the facts are added until none is.
+#[derive(Clone)]
 struct Fixpoint<'a> {
     position: &'a Position,
     tables: &'a Tables,
@@ -732,6 +749,16 @@ impl<'a> Fixpoint<'a> {
             self.stock_cards |= 1 << card;
             self.loose |= (shown >> i & 1) << card;
         }
+    }
+
+    /// These facts, before any is added, with every card of the stock and the waste free to go, as the rule with
+    /// the stock free has them.
+    fn with_the_stock_free(mut self) -> Fixpoint<'a> {
+        self.rule = self.rule.cut_free();
+        self.hidden = 0;
+        self.loose |= self.stock_cards;
+        self.free_out |= self.stock_cards;
+        self
     }
 
     /// Frees the cards of the stock and the waste that may have come to the top of the waste since cards left it:
