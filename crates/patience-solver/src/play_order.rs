@@ -293,10 +293,9 @@ impl PlayOrder {
         let mut fixpoint = start.clone();
         if !fixpoint.lost() {
             Finding::Open
-        } else if !fixpoint.stock_decided {
-            // Every card of the stock and the waste was free before the facts decided anything.
-            Finding::LostAtEveryCut
-        } else if start.with_the_stock_free().lost() {
+        } else if !fixpoint.stock_decided || start.with_the_stock_free().lost() {
+            // Where every card of the stock and the waste was free before the facts decided anything, the facts
+            // were those with the stock free.
             Finding::LostAtEveryCut
         } else {
             Finding::LostAtItsCut
@@ -328,8 +327,8 @@ impl PlayOrder {
 pub(crate) enum Finding {
     /// Not lost: the facts send every card up.
     Open,
-    /// Lost where the stock is cut as in the position (and wherever draws alone take it): cards of the stock or
-    /// the waste that may not yet have come to the top of the waste took part in the facts' decisions.
+    /// Lost where the stock is cut as in the position (and wherever draws alone take it), but not by the facts
+    /// with every card of the stock and the waste free.
     LostAtItsCut,
     /// Lost wherever the stock is cut.
     LostAtEveryCut,
