@@ -287,15 +287,19 @@ impl PlayOrder {
         mates: Option<&[u64; 64]>,
         by_base: &ByBase,
     ) -> Finding {
-        let Some(start) = self.facts(rules, position, mates, by_base) else {
+        let Some(mut fixpoint) = self.facts(rules, position, mates, by_base) else {
             return Finding::Open;
         };
-        let mut fixpoint = start.clone();
-        if !fixpoint.lost() {
+        let reserve_len = fixpoint.reserve_left[0];
+        fixpoint.settle();
+        // Where every card of the stock and the waste is free once the facts first settle, before they decide
+        // anything of the reserve, the facts are those with the stock free.
+        let stock_hidden = (fixpoint.hidden != 0).then(|| fixpoint.clone());
+        if !fixpoint.reserve_lost(reserve_len) {
             Finding::Open
-        } else if !fixpoint.stock_decided || start.with_the_stock_free().lost() {
-            // Where every card of the stock and the waste was free before the facts decided anything, the facts
-            // were those with the stock free.
+        } else if stock_hidden
+            .is_none_or(|settled| settled.with_the_stock_free().lost_from(reserve_len))
+        {
             Finding::LostAtEveryCut
         } else {
             Finding::LostAtItsCut
@@ -478,9 +482,6 @@ struct Fixpoint<'a> {
     stock_cards: u64,
     left: u64,
     left_places: u64,
-    /// Whether cards of the stock and the waste that may not have come to the top of the waste took part in the
-    /// facts' decisions.
-    stock_decided: bool,
 }
 
 impl<'a> Fixpoint<'a> {
@@ -521,7 +522,6 @@ impl<'a> Fixpoint<'a> {
             stock_cards: 0,
             left: 0,
             left_places: 0,
-            stock_decided: false,
         };
         if rule.draw > 1 {
             fixpoint.follow_the_stock();
@@ -573,11 +573,22 @@ impl<'a> Fixpoint<'a> {
     /// Whether some card can never go up, or, where spaces are counted, the reserve's cards need more spaces than
     /// can appear (see the module documentation).
     fn lost(&mut self) -> bool {
+        let reserve_len = self.reserve_left[0];
+        self.lost_from(reserve_len)
+    }
+
+    /// [`Fixpoint::lost`] for facts some of which may have been added already, of a position whose reserve
+    /// (where spaces are counted) held `reserve_len` cards.
+    fn lost_from(&mut self, reserve_len: usize) -> bool {
         // The facts first, so that the cards of the stock that may come up have come up before any card of the
         // reserve is decided on: where all of them may, the decisions are those of the facts with the stock free.
-        let reserve_len = self.reserve_left[0];
         self.settle();
-        self.stock_decided = self.hidden != 0;
+        self.reserve_lost(reserve_len)
+    }
+
+    /// [`Fixpoint::lost`] for settled facts, of a position whose reserve held `reserve_len` cards: the reserve
+    /// followed a card at a time where spaces are counted.
+    fn reserve_lost(&mut self, reserve_len: usize) -> bool {
         if self.rule.counts_spaces() {
             self.spaces_may_take(reserve_len);
             while let Some(i) = self.reserve_left[0].checked_sub(1) {
@@ -750,8 +761,10 @@ impl<'a> Fixpoint<'a> {
         }
     }
 
-    /// These facts, before any is added, with every card of the stock and the waste free to go, as the rule with
-    /// the stock free has them.
+    /// These facts with every card of the stock and the waste free to go besides. Settled from the facts before
+    /// any is added, they are those of the rule with the stock free. Settled from facts settled once with the
+    /// stock followed, before anything of the reserve was decided, they decide as those do: facts only ever grow,
+    /// and every fact added with the stock followed is one with the stock free, so settling again adds the rest.
     fn with_the_stock_free(mut self) -> Fixpoint<'a> {
         self.rule = self.rule.cut_free();
         self.hidden = 0;
