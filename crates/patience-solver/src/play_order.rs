@@ -2,7 +2,8 @@
 //! cards over others, the reserve gives its cards up one at a time, and a card goes into the tableau only onto a
 //! card that takes it or into a space.
 //!
-//! Take rules under which foundation cards never come back, and a position whose base rank is known.
+//! Take rules under which foundation cards never come back (for those under which they do, see "Cards that come
+//! back" below), and a position whose base rank is known.
 //!
 //! # Held cards
 //! Where only whole tableau piles move (with, at most, the top card alone from a pile of exactly `k` cards,
@@ -60,6 +61,18 @@
 //! too. The facts leave out what the line forbids (a card both up and put in the tableau, a card covered by the
 //! cards put on it, a card moved onto one that has gone up), so they may send up cards that no line can: the rule
 //! then says nothing.
+//!
+//! # Cards that come back
+//! Where foundation cards may come back to the tableau (Solo Canfield: a foundation's top card, onto a card that
+//! takes it), a card on its foundation, or that may have gone up, may also be put in the tableau: such cards are
+//! added to those of the stock, the waste and the reserve that may be. The proof above holds with them. A card
+//! comes back only after it went up, which the facts hold from then on, and into the tableau as a card put there
+//! does: onto a card at the top of a pile that takes it, or into a space. The facts keep it, and the cards of its
+//! suit after it, up, where the line has taken them back: that lets the facts allow more, never less, since a
+//! card goes up in the line only once the cards before it went up at some time. A line that wins sends it up
+//! again, so every card goes up among the facts still. No card but the reserve's goes into a space while the
+//! reserve fills them, and a card that comes back into a space takes one before it can make one, so the count of
+//! spaces below holds as it stands.
 //!
 //! # Counting spaces
 //! Where only the reserve, of one pile, fills spaces while it has cards, each space is taken by the reserve's top
@@ -174,10 +187,12 @@ pub struct PlayOrder {
     /// How many cards a draw turns, where a card leaves the stock and the waste only from the top of the waste
     /// (no space is filled from the stock); else 1, which lets every card of the stock and the waste go.
     draw: u8,
+    /// Whether foundation cards may come back to the tableau.
+    cards_come_back: bool,
 }
 
 impl PlayOrder {
-    /// The rule, if these rules allow it: foundation cards never come back. Building in suit, each card one below
+    /// The rule, if it may find anything under these rules. Building in suit, each card one below
     /// the other in the foundations' own order (Storehouse, Fortune's Favor), only ever puts a card over the one
     /// its foundation takes next, so held cards never stop the foundations; there the rule is used only where
     /// there is a reserve, which may. Counting spaces (session 23) made that pay: Storehouse deals 1..2000 at
@@ -217,19 +232,18 @@ impl PlayOrder {
         };
         let something_may_stop_the_foundations =
             !in_foundation_order || !rules.reserve.piles.is_empty();
-        (!rules.foundations.cards_go_back && something_may_stop_the_foundations).then(|| {
-            PlayOrder {
-                held_from: (moves == Moves::WholePile).then(|| {
-                    rules
-                        .tableau
-                        .top_card_from_piles_of
-                        .map_or(1, |k| usize::from(k).max(1))
-                }),
-                moves,
-                spaces_from_tableau,
-                reserve_fills_spaces,
-                draw,
-            }
+        something_may_stop_the_foundations.then(|| PlayOrder {
+            held_from: (moves == Moves::WholePile).then(|| {
+                rules
+                    .tableau
+                    .top_card_from_piles_of
+                    .map_or(1, |k| usize::from(k).max(1))
+            }),
+            moves,
+            spaces_from_tableau,
+            reserve_fills_spaces,
+            draw,
+            cards_come_back: rules.foundations.cards_go_back,
         })
     }
 
@@ -261,6 +275,11 @@ impl PlayOrder {
     /// Whether the rule counts spaces (see the module documentation).
     pub(crate) fn counts_spaces(&self) -> bool {
         self.reserve_fills_spaces
+    }
+
+    /// Whether foundation cards may come back to the tableau.
+    pub(crate) fn cards_come_back(&self) -> bool {
+        self.cards_come_back
     }
 
     /// Whether `position` is lost by the rule in the module documentation.
@@ -463,10 +482,10 @@ struct Fixpoint<'a> {
     /// The cards of the classes of which a card may have gone up (in the game itself, classes of one card): a
     /// tableau card of one of them that may have been at the top of its pile may have left it, gone up.
     up_classes: u64,
-    /// Cards of the stock and the waste, and cards that may have left the reserve: any of them may go to the
-    /// tableau where it may be placed.
+    /// Cards of the stock and the waste, cards that may have left the reserve, and, where foundation cards come
+    /// back, cards that are or may have gone up: any of them may go to the tableau where it may be placed.
     loose: u64,
-    /// Cards from the reserve, the stock or the waste that may have been put in the tableau.
+    /// Cards from the reserve, the stock, the waste or the foundations that may have been put in the tableau.
     placed: u64,
     /// Cards that some card that may be at the top of a tableau pile takes.
     takes: u64,
@@ -540,7 +559,13 @@ impl<'a> Fixpoint<'a> {
         fixpoint.free_out = fixpoint.loose;
         let ranks = usize::from(position.ranks());
         for suit in 0..4 {
-            fixpoint.next_cards |= tables.next_of(suit, position.foundation_len(suit), ranks);
+            let placed = position.foundation_len(suit);
+            fixpoint.next_cards |= tables.next_of(suit, placed, ranks);
+            if rule.cards_come_back {
+                for &card in &tables.foundation[suit][..placed] {
+                    fixpoint.loose |= 1 << card;
+                }
+            }
         }
         for p in 0..position.tableau_piles() {
             let cards = position.pile(Pile::Tableau(p as u8));
@@ -862,6 +887,9 @@ impl<'a> Fixpoint<'a> {
             }
         }
         self.up |= bit;
+        if self.rule.cards_come_back {
+            self.loose |= bit;
+        }
         // A place is left, gone up, only by a card that lay in the tableau: one gone up from the waste or the
         // reserve, never put in the tableau, leaves no place of its class.
         if (self.tableau | self.placed) & bit != 0 {

@@ -608,7 +608,9 @@ impl<'a> Search<'a> {
                 rules,
                 KeyShape::relaxed(rules, relaxation).with_cuts_apart(),
                 Pruning {
-                    play_order: pruning.play_order.filter(|_| pairs),
+                    play_order: pruning
+                        .play_order
+                        .filter(|rule| pairs && !rule.cards_come_back()),
                     ..pruning
                 },
                 limits,
@@ -1389,8 +1391,13 @@ mod tests {
             draw: 3,
             redeals: patience_core::rules::Redeals::Unlimited,
         };
-        let games = ["canfield", "canfield-foster", "canfield-any-run"]
-            .map(|id| patience_core::builtin::rules(id).expect("a built-in game"));
+        let games = [
+            "canfield",
+            "canfield-foster",
+            "canfield-any-run",
+            "canfield-solo",
+        ]
+        .map(|id| patience_core::builtin::rules(id).expect("a built-in game"));
         // Positions lost by the order of play by card, by class, and by the dead ends; and those lost on the
         // stock's cycle by the order of play that follows the stock alone.
         let mut lost = [0; 3];
