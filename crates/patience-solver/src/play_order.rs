@@ -143,7 +143,10 @@
 //! And what may be put in the tableau, and spaces, are worked out to the end, since a card put there lets a card
 //! of its class go up from under others. The position is lost in the relaxed game if some card never goes up.
 //! Where spaces are counted, a bottom card's place leaves the bottom of its pile, gone up, when some card of its
-//! class that lies in the tableau or may have been put there may have gone up.
+//! class that lies in the tableau or may have been put there may have gone up. Where foundation cards come back,
+//! a card that comes back is put in the tableau as in the game itself, and going up again from there it leaves a
+//! place of its class, as a card put in the tableau does: so the cards on the foundations count among those that
+//! may have gone up from the first.
 //!
 //! Proof. Follow a line of the relaxed game that wins, as above. Cards of a class changing places leave every
 //! place with a card of its class, and cards come and go from places only as in the game itself. A card goes up
@@ -275,11 +278,6 @@ impl PlayOrder {
     /// Whether the rule counts spaces (see the module documentation).
     pub(crate) fn counts_spaces(&self) -> bool {
         self.reserve_fills_spaces
-    }
-
-    /// Whether foundation cards may come back to the tableau.
-    pub(crate) fn cards_come_back(&self) -> bool {
-        self.cards_come_back
     }
 
     /// Whether `position` is lost by the rule in the module documentation.
@@ -467,7 +465,7 @@ struct Fixpoint<'a> {
     in_reserve: u64,
     /// Of each reserve pile, the cards below this index may still be there.
     reserve_left: [usize; MAX_RESERVE],
-    /// Cards that may have gone to their foundations.
+    /// Cards that may have gone to their foundations: where foundation cards come back, those there already too.
     up: u64,
     /// The foundations' next cards, as a set.
     next_cards: u64,
@@ -563,10 +561,11 @@ impl<'a> Fixpoint<'a> {
             fixpoint.next_cards |= tables.next_of(suit, placed, ranks);
             if rule.cards_come_back {
                 for &card in &tables.foundation[suit][..placed] {
-                    fixpoint.loose |= 1 << card;
+                    fixpoint.up |= 1 << card;
                 }
             }
         }
+        fixpoint.loose |= fixpoint.up;
         for p in 0..position.tableau_piles() {
             let cards = position.pile(Pile::Tableau(p as u8));
             let Some((&top, _)) = cards.split_last() else {
