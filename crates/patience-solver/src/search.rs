@@ -1228,8 +1228,9 @@ mod tests {
     }
 
     /// The reduced games the relaxed games are checked on: building regardless of suit (Chameleon, Four Seasons),
-    /// runs in alternate colours (any-run Canfield), and whole piles (Canfield), where a class is a pair of cards and
-    /// either may be the one come next, so that the relaxed games win lost deals.
+    /// runs in alternate colours (any-run Canfield), whole piles (Canfield), and foundation cards that come back
+    /// (Solo Canfield), where a class is a pair of cards and either may be the one come next, so that the relaxed
+    /// games win lost deals.
     const RELAXED_FIXTURES: [(&str, &str); 5] = [
         (
             "chameleon",
@@ -1337,7 +1338,7 @@ mod tests {
         let mut called_lost = 0;
         for (name, text) in RELAXED_FIXTURES {
             let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
-            let rule = PlayOrder::for_rules(&rules).expect("foundation cards stay up");
+            let rule = PlayOrder::for_rules(&rules).expect("the rule applies");
             let tables = ByBase::default();
             let without_rule = Pruning {
                 play_order: None,
@@ -1495,7 +1496,7 @@ mod tests {
         let mut by_class = 0;
         for (name, text) in games {
             let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
-            let rule = PlayOrder::for_rules(&rules).expect("foundation cards stay up");
+            let rule = PlayOrder::for_rules(&rules).expect("the rule applies");
             assert!(rule.counts_spaces(), "{name}");
             let (tables, mut by_count) = (ByBase::default(), 0);
             for deal in 1..=150 {
