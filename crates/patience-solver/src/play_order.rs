@@ -195,13 +195,13 @@ pub struct PlayOrder {
 }
 
 impl PlayOrder {
-    /// The rule, if it may find anything under these rules. Building in suit, each card one below
-    /// the other in the foundations' own order (Storehouse, Fortune's Favor), only ever puts a card over the one
-    /// its foundation takes next, so held cards never stop the foundations; there the rule is used only where
-    /// there is a reserve, which may. Counting spaces (session 23) made that pay: Storehouse deals 1..2000 at
-    /// 500,000 nodes a deal left 12 deals undecided with the rule against 36 without, and proved the losses both
-    /// decide in 13.2 million nodes against 39.6 million (session 31; session 12, before spaces were counted,
-    /// had found it not worth its cost).
+    /// The rule, if it may find anything under these rules. Building in suit, each card one below the other in
+    /// the foundations' own order (Storehouse, Fortune's Favor), only ever puts a card over the one its foundation
+    /// takes next, so held cards never stop the foundations; there the rule is used only where there is a
+    /// reserve, which may. Counting spaces (session 23) made that pay: Storehouse deals 1..2000 at 500,000 nodes a
+    /// deal left 12 deals undecided with the rule against 36 without, and proved the losses both decide in 13.2
+    /// million nodes against 39.6 million (session 31; session 12, before spaces were counted, had found it not
+    /// worth its cost).
     pub fn for_rules(rules: &RuleSet) -> Option<PlayOrder> {
         let in_foundation_order = rules.tableau.build == Build::SameSuit
             && (rules.tableau.order == RankOrder::FromBase
