@@ -17,7 +17,8 @@
 //! not for the streamlined passes'. A step to a state an earlier pass proved lost, skipped, counts as a step to a
 //! settled state. A state of a relaxed game lost is lost for every real position of that state (see
 //! [`crate::relax`]), so a later pass, over real positions, may skip a position whose state is in the table. The
-//! table keeps 70 bits of a key, as the search's does, and a lookup errs as rarely (see [`crate::table`]).
+//! table keeps 70 bits of a key, as a search's table of positions does, and a lookup errs as rarely (see
+//! [`crate::table`]).
 
 use std::collections::VecDeque;
 
