@@ -36,6 +36,7 @@ pub mod export;
 mod key;
 mod lost;
 pub mod play_order;
+pub mod progress;
 pub mod prune;
 pub mod relax;
 mod search;
@@ -43,4 +44,7 @@ mod shorten;
 pub mod stats;
 mod table;
 
-pub use search::{solve, solve_unpruned, solve_with_cancel, Limit, Limits, Report, Verdict};
+pub use progress::Progress;
+pub use search::{
+    solve, solve_unpruned, solve_watched, solve_with_cancel, Limit, Limits, Report, Verdict,
+};

@@ -13,6 +13,7 @@ use crate::dead_end::DeadEnds;
 use crate::key::{Cut, KeyShape};
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
 use crate::play_order::{ByBase, Finding};
+use crate::progress::Progress;
 use crate::prune::{tried_before, Pruning};
 use crate::relax::{NextCard, Relaxation};
 use crate::table::{cuts_met, least_waste_met, MetCuts, Searched, NOT_MET};
@@ -87,7 +88,15 @@ pub fn solve(rules: &RuleSet, position: &Position, limits: &Limits) -> Report {
 /// Decides as [`solve`] does, but with no pruning at all: exact positions as keys, every legal move searched.
 /// Slow; it is the oracle that tests check the pruned search against on small packs.
 pub fn solve_unpruned(rules: &RuleSet, position: &Position, limits: &Limits) -> Report {
-    run(rules, position, limits, &AtomicBool::new(false), false)
+    let unwatched = Progress::default();
+    run(
+        rules,
+        position,
+        limits,
+        &AtomicBool::new(false),
+        &unwatched,
+        false,
+    )
 }
 
 /// As [`solve`], stopping with [`Limit::Cancelled`] soon after `cancel` becomes true.
@@ -97,12 +106,24 @@ pub fn solve_with_cancel(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Report {
+    solve_watched(rules, position, limits, cancel, &Progress::default())
+}
+
+/// As [`solve_with_cancel`], noting in `progress` how far the search has gone as it goes, for another thread to
+/// show.
+pub fn solve_watched(
+    rules: &RuleSet,
+    position: &Position,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    progress: &Progress,
+) -> Report {
     let mut report = if position.choice_pending() {
         crate::choice_rounds::solve_each(rules, position, limits, cancel, |child, share| {
-            run(rules, child, share, cancel, true)
+            run(rules, child, share, cancel, progress, true)
         })
     } else {
-        run(rules, position, limits, cancel, true)
+        run(rules, position, limits, cancel, progress, true)
     };
     if let Verdict::Won(line) = &mut report.verdict {
         *line = crate::shorten::shorten(rules, position, line);
@@ -115,6 +136,7 @@ fn run(
     position: &Position,
     limits: &Limits,
     cancel: &AtomicBool,
+    progress: &Progress,
     prune: bool,
 ) -> Report {
     let start = Instant::now();
@@ -209,7 +231,7 @@ fn run(
             if !proves_losses && laxer.is_some() {
                 beam.share = BEAM_SHARE_AFTER_RELAXED_PASSES;
             }
-            let outcome = search.run(position, &pass_limits, cancel, start, Some(beam));
+            let outcome = search.run(position, &pass_limits, cancel, progress, start, Some(beam));
             before = before.then(search.spent());
             if let Some(verdict) = outcome.ends_the_search(proves_losses) {
                 return before.with(beam).report(verdict, start);
@@ -249,6 +271,7 @@ fn run(
         position,
         limits,
         cancel,
+        progress,
         start,
         beam.as_mut().filter(|_| unbounded),
     );
@@ -262,7 +285,7 @@ fn run(
         if verdict == Verdict::Unknown(Limit::Memory) {
             // The full search's table is full, but the beams' memory is their own: they go on alone.
             let before = beam.nodes();
-            if let Some(line) = beams_alone(beam, limits, cancel, start, spent.nodes) {
+            if let Some(line) = beams_alone(beam, limits, cancel, progress, start, spent.nodes) {
                 verdict = Verdict::Won(line);
             }
             spent.nodes += beam.nodes() - before;
@@ -278,12 +301,14 @@ fn beams_alone(
     beam: &mut Beam,
     limits: &Limits,
     cancel: &AtomicBool,
+    progress: &Progress,
     start: Instant,
     nodes: u64,
 ) -> Option<Vec<Move>> {
     let first = beam.nodes();
     while !beam.done() {
         let spent = nodes + beam.nodes() - first;
+        progress.note(spent, 0, 0);
         if limit_reached(limits, cancel, start).is_some()
             || limits.nodes.is_some_and(|n| spent >= n)
         {
@@ -631,12 +656,14 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Searches from `root`, handing `beam`, if any, its share of the nodes as it goes.
+    /// Searches from `root`, handing `beam`, if any, its share of the nodes as it goes, and noting in `progress`
+    /// how far it has gone.
     fn run(
         &mut self,
         root: &Position,
         limits: &Limits,
         cancel: &AtomicBool,
+        progress: &Progress,
         start: Instant,
         mut beam: Option<&mut Beam>,
     ) -> Outcome {
@@ -673,6 +700,7 @@ impl<'a> Search<'a> {
                         return Outcome::Verdict(Verdict::Won(line));
                     }
                 }
+                progress.note(self.nodes, self.table.len(), self.table.bytes());
                 if let Some(limit) = limit_reached(limits, cancel, start) {
                     return Outcome::Verdict(Verdict::Unknown(limit));
                 }
@@ -1190,16 +1218,24 @@ mod tests {
         let pruning = Pruning::for_rules(&rules);
         let mut beam = Beam::new(&rules, &deal, KeyShape::new(&rules), pruning, 16 << 20);
         let cancel = AtomicBool::new(false);
+        let progress = Progress::default();
         let cut = Limits {
             nodes: Some(1000),
             ..Limits::default()
         };
         assert_eq!(
-            beams_alone(&mut beam, &cut, &cancel, Instant::now(), 0),
+            beams_alone(&mut beam, &cut, &cancel, &progress, Instant::now(), 0),
             None
         );
-        let line =
-            beams_alone(&mut beam, &Limits::default(), &cancel, Instant::now(), 0).expect("a win");
+        let line = beams_alone(
+            &mut beam,
+            &Limits::default(),
+            &cancel,
+            &progress,
+            Instant::now(),
+            0,
+        )
+        .expect("a win");
         let mut position = deal;
         for &mv in &line {
             position.play(&rules, mv).expect("a legal move");
@@ -1213,6 +1249,7 @@ mod tests {
             position,
             limits,
             &AtomicBool::new(false),
+            &Progress::default(),
             Instant::now(),
             None,
         )

@@ -23,6 +23,9 @@ use clap::{Args, Parser, Subcommand};
 /// Every other error (a file that cannot be read or makes no sense, an unknown game, a bad deal number) exits 1.
 pub const EXIT_REFUSED: u8 = 2;
 
+/// The exit status of a search stopped by Ctrl-C, as for a program the shell interrupts (128 + SIGINT).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
 /// Play, solve and study the Canfield and Four Seasons families of patience.
 #[derive(Debug, Parser)]
 #[command(name = "patience", version)]
@@ -422,6 +425,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The answer is printed already: the status alone says the program was interrupted.
+        Err(error) if error.is::<cmd::solve::Stopped>() => ExitCode::from(EXIT_INTERRUPTED),
         Err(error) => {
             eprintln!("error: {error:#}");
             if error.is::<cmd::apply::MoveRefused>() {

@@ -3,6 +3,7 @@
 use std::io::{IsTerminal, Write};
 
 use anyhow::Context;
+use indicatif::ProgressDrawTarget;
 use serde::Serialize;
 
 /// Prints text to standard output as it is. A closed pipe (`patience list | head -1`) is not an error.
@@ -22,6 +23,16 @@ pub fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     let mut text = serde_json::to_string_pretty(value).context("cannot write JSON")?;
     text.push('\n');
     print(&text)
+}
+
+/// Where a progress line or bar is drawn: on standard error when it is a terminal, else nowhere (a log or a pipe
+/// would get every redraw).
+pub fn progress_target() -> ProgressDrawTarget {
+    if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    }
 }
 
 /// Whether text output may colour red cards: standard output is a terminal and `NO_COLOR` is unset or empty

@@ -126,6 +126,48 @@ fn solve_stops_at_the_time_limit() {
     assert!(text.contains("unknown: the time limit"), "{text}");
 }
 
+/// Ctrl-C (SIGINT) stops a search that would run for minutes: the answer is printed, unknown, with what the
+/// search did, and the program exits as one interrupted does. No progress line goes to a standard error that is
+/// not a terminal.
+#[test]
+fn ctrl_c_stops_a_long_solve_with_its_answer() {
+    for json in [true, false] {
+        let mut args = vec!["solve", "canfield", "95"];
+        if json {
+            args.push("--json");
+        }
+        let child = Command::new(env!("CARGO_BIN_EXE_patience"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let pid = rustix::process::Pid::from_child(&child);
+        rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("SIGINT");
+        let out = child.wait_with_output().expect("the binary ends");
+        assert_eq!(out.status.code(), Some(130), "{args:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+        if json {
+            let answer: Value = serde_json::from_str(&stdout).expect("JSON output");
+            assert_eq!(answer["verdict"], "unknown");
+            assert_eq!(answer["limit"], "cancelled");
+            assert!(answer["stats"]["nodes"].as_u64() > Some(0), "{answer}");
+        } else {
+            assert!(
+                stdout.contains("deal 95: unknown: stopped by Ctrl-C before the search decided"),
+                "{stdout}"
+            );
+            assert!(stdout.contains("nodes searched"), "{stdout}");
+        }
+    }
+}
+
 #[test]
 fn solve_stops_at_the_node_limit() {
     let (answer, text) = four_seasons_1_with(["--node-limit", "1000"]);

@@ -1,6 +1,7 @@
 //! The terminal player end to end: the real binary in a tmux pane, keys and a mouse click sent with send-keys,
 //! the screen read with capture-pane; it quits cleanly, gives the terminal back as it found it, and resumes the
-//! game on the next start. Skipped, with a notice, where tmux is missing (`.ci/test` installs it).
+//! game on the next start. And a long solve in a terminal: the line that shows how far it has gone, and Ctrl-C.
+//! Skipped, with a notice, where tmux is missing (`.ci/test` installs it).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -12,13 +13,14 @@ struct Tmux {
 }
 
 impl Tmux {
-    fn start() -> Option<Tmux> {
+    /// A server for the test named `test`: tests run side by side, each with a server of its own.
+    fn start(test: &str) -> Option<Tmux> {
         let found = Command::new("tmux").arg("-V").output();
         if !found.is_ok_and(|out| out.status.success()) {
             return None;
         }
         Some(Tmux {
-            socket: format!("patience-test-{}", std::process::id()),
+            socket: format!("patience-test-{}-{test}", std::process::id()),
         })
     }
 
@@ -134,7 +136,7 @@ fn read(path: &Path) -> String {
 
 #[test]
 fn the_player_plays_undoes_quits_cleanly_and_resumes_in_a_real_terminal() {
-    let Some(tmux) = Tmux::start() else {
+    let Some(tmux) = Tmux::start("play") else {
         println!("notice: tmux is missing, so the terminal player's end-to-end test is skipped");
         return;
     };
@@ -189,4 +191,32 @@ fn the_player_plays_undoes_quits_cleanly_and_resumes_in_a_real_terminal() {
         read(&dir.path().join("before-second")),
         read(&dir.path().join("after-second"))
     );
+}
+
+/// A long solve shows, in a terminal, how far it has gone; Ctrl-C stops it with its answer, and the status of a
+/// program interrupted.
+#[test]
+fn a_long_solve_shows_how_far_it_has_gone_and_ctrl_c_stops_it() {
+    let Some(tmux) = Tmux::start("solve") else {
+        println!(
+            "notice: tmux is missing, so the solver's end-to-end test in a terminal is skipped"
+        );
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_patience");
+    // Canfield deal 95 is lost only after minutes of search. The shell traps Ctrl-C so as to go on and print the
+    // status; a trap is not inherited, so the solver gets Ctrl-C as it would from a terminal's shell.
+    tmux.open(&format!(
+        "trap true INT; '{bin}' solve canfield 95; echo \"exit $?\"; sleep 60"
+    ));
+    let screen = tmux.wait_for("positions stored, table");
+    assert!(screen.contains("searching: "), "{screen}");
+    assert!(screen.contains("Ctrl-C stops it"), "{screen}");
+    tmux.keys(&["C-c"]);
+    let screen = tmux.wait_for("exit 130");
+    assert!(
+        screen.contains("deal 95: unknown: stopped by Ctrl-C before the search decided"),
+        "{screen}"
+    );
+    assert!(screen.contains("nodes searched"), "{screen}");
 }

@@ -1,9 +1,15 @@
 //! `patience solve GAME NUMBER` (or `--position FILE`): won with the whole winning line, proved lost, or unknown
-//! with the limit that stopped the search; and what the search cost.
+//! with the limit that stopped the search; and what the search cost. While it searches, a line on standard error
+//! (when it is a terminal) shows how far it has gone, and Ctrl-C stops it with that answer.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
+use std::time::{Duration, Instant};
 
 use anyhow::bail;
+use indicatif::{ProgressBar, ProgressStyle};
 use patience_core::{Move, Position, RuleSet};
-use patience_solver::{solve, Limit, Limits, Report, Verdict};
+use patience_solver::{solve_watched, Limit, Limits, Progress, Report, Verdict};
 use serde::Serialize;
 
 use crate::render::describe_move;
@@ -49,14 +55,15 @@ pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
         memory_bytes: input::memory_bytes(args.memory)?,
         nodes: input::node_limit(args.node_limit)?,
     };
-    let report = solve(&rules, &position, &limits);
+    let report = solve_showing_progress(&rules, &position, &limits);
     let line: &[Move] = match &report.verdict {
         Verdict::Won(line) => line,
         _ => &[],
     };
     let described = replay(&rules, &position, line)?;
+    let stopped = report.verdict == Verdict::Unknown(Limit::Cancelled);
     if json {
-        return output::print_json(&SolveJson {
+        output::print_json(&SolveJson {
             game: &rules.id,
             deal: number,
             verdict: verdict_word(&report.verdict),
@@ -73,7 +80,8 @@ pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
                 table_bytes: report.table_bytes,
             },
             thoughtful: true,
-        });
+        })?;
+        return if stopped { Err(Stopped.into()) } else { Ok(()) };
     }
     let what = match number {
         Some(n) => format!("{} ({}), deal {n}", rules.name, rules.id),
@@ -93,7 +101,85 @@ pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
     }
     text.push('\n');
     text.push_str(&cost(&report));
-    output::print(&text)
+    output::print(&text)?;
+    if stopped {
+        return Err(Stopped.into());
+    }
+    Ok(())
+}
+
+/// The search was stopped by Ctrl-C: its answer, unknown, is printed, and the program exits as one interrupted
+/// does (status 130), so that a script running it stops too.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped by Ctrl-C")]
+pub struct Stopped;
+
+/// Set by Ctrl-C: the search under way stops, and its answer says so. A second Ctrl-C ends the program at once.
+static CTRL_C: AtomicBool = AtomicBool::new(false);
+
+/// Solves on a thread of its own while this one shows how far the search has gone, on standard error when it is
+/// a terminal; Ctrl-C stops the search, which then reports what it did.
+fn solve_showing_progress(rules: &RuleSet, position: &Position, limits: &Limits) -> Report {
+    static CATCH: Once = Once::new();
+    CATCH.call_once(|| {
+        // Without the handler Ctrl-C ends the program as it always did, with no answer: nothing is lost.
+        let _ = ctrlc::set_handler(|| {
+            if CTRL_C.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+        });
+    });
+    let progress = Progress::default();
+    let shown = progress_line();
+    let start = Instant::now();
+    let report = std::thread::scope(|scope| {
+        let search = scope.spawn(|| solve_watched(rules, position, limits, &CTRL_C, &progress));
+        while !search.is_finished() {
+            shown.set_message(progress_words(&progress, start.elapsed()));
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        search
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    });
+    shown.finish_and_clear();
+    report
+}
+
+/// A spinning line on standard error, hidden when it is not a terminal.
+fn progress_line() -> ProgressBar {
+    let line = ProgressBar::with_draw_target(None, output::progress_target());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}") {
+        line.set_style(style);
+    }
+    line.enable_steady_tick(Duration::from_millis(100));
+    line
+}
+
+/// How far the search has gone, in words: time, nodes and their rate, what its table holds.
+fn progress_words(progress: &Progress, elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let nodes = progress.nodes();
+    format!(
+        "searching: {seconds:.0} s, {} nodes ({}/s), {} positions stored, table {}; Ctrl-C stops it",
+        count(nodes as f64),
+        count(nodes as f64 / seconds.max(1e-3)),
+        count(progress.stored() as f64),
+        bytes(progress.table_bytes() as usize)
+    )
+}
+
+/// A count for people: `950`, `12.5 k`, `3.4 M`, `1.2 G`.
+fn count(n: f64) -> String {
+    if n < 1e3 {
+        format!("{n:.0}")
+    } else if n < 1e6 {
+        format!("{:.1} k", n / 1e3)
+    } else if n < 1e9 {
+        format!("{:.1} M", n / 1e6)
+    } else {
+        format!("{:.1} G", n / 1e9)
+    }
 }
 
 /// `won`, `lost` or `unknown`.
@@ -136,10 +222,9 @@ fn headline(report: &Report, limits: &Limits) -> String {
             "unknown: the memory limit ({} MiB) was reached before the search decided",
             limits.memory_bytes >> 20
         ),
-        Verdict::Unknown(limit) => format!(
-            "unknown: the {} limit was reached before the search decided",
-            limit_word(*limit)
-        ),
+        Verdict::Unknown(Limit::Cancelled) => {
+            "unknown: stopped by Ctrl-C before the search decided".to_string()
+        }
     }
 }
 

@@ -4,14 +4,13 @@
 //! combines results files, such as the shards of one run.
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressStyle};
 use patience_core::RuleSet;
 use patience_solver::stats::{batch, results, DealRange, DealResult, Shard, Stopped, Summary};
 use patience_solver::Limits;
@@ -321,12 +320,7 @@ fn out_path(out: Option<&str>, game: &str) -> PathBuf {
 /// A progress bar on standard error with the rate and the time left, hidden when standard error is not a
 /// terminal.
 fn progress_bar(len: u64) -> ProgressBar {
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(len), target);
+    let bar = ProgressBar::with_draw_target(Some(len), output::progress_target());
     if let Ok(style) = ProgressStyle::with_template(
         "{bar:40.cyan/blue} {pos}/{len} deals  {per_sec}  {elapsed} elapsed, {eta} left",
     ) {
