@@ -6,6 +6,7 @@
 
 mod allocator;
 mod cmd;
+mod ctrl_c;
 mod input;
 mod output;
 mod plot;
@@ -426,7 +427,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The answer is printed already: the status alone says the program was interrupted.
-        Err(error) if error.is::<cmd::solve::Stopped>() => ExitCode::from(EXIT_INTERRUPTED),
+        Err(error) if error.is::<ctrl_c::Stopped>() => ExitCode::from(EXIT_INTERRUPTED),
         Err(error) => {
             eprintln!("error: {error:#}");
             if error.is::<cmd::apply::MoveRefused>() {

@@ -126,6 +126,21 @@ fn solve_stops_at_the_time_limit() {
     assert!(text.contains("unknown: the time limit"), "{text}");
 }
 
+/// Runs the binary for a second and a half, then sends it Ctrl-C (SIGINT), and gives what it printed.
+fn interrupted(args: &[&str]) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_patience"))
+        .args(args)
+        .current_dir(env!("CARGO_TARGET_TMPDIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("SIGINT");
+    child.wait_with_output().expect("the binary ends")
+}
+
 /// Ctrl-C (SIGINT) stops a search that would run for minutes: the answer is printed, unknown, with what the
 /// search did, and the program exits as one interrupted does. No progress line goes to a standard error that is
 /// not a terminal.
@@ -136,16 +151,7 @@ fn ctrl_c_stops_a_long_solve_with_its_answer() {
         if json {
             args.push("--json");
         }
-        let child = Command::new(env!("CARGO_BIN_EXE_patience"))
-            .args(&args)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("the binary runs");
-        std::thread::sleep(std::time::Duration::from_millis(1500));
-        let pid = rustix::process::Pid::from_child(&child);
-        rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("SIGINT");
-        let out = child.wait_with_output().expect("the binary ends");
+        let out = interrupted(&args);
         assert_eq!(out.status.code(), Some(130), "{args:?}");
         assert!(
             out.stderr.is_empty(),
@@ -166,6 +172,60 @@ fn ctrl_c_stops_a_long_solve_with_its_answer() {
             assert!(stdout.contains("nodes searched"), "{stdout}");
         }
     }
+}
+
+/// Ctrl-C stops a stats run: the deals solved are summed up and in the results file, whole records only, and the
+/// program exits as one interrupted; a run over them goes on from the file.
+#[test]
+fn ctrl_c_stops_a_stats_run_and_a_later_run_goes_on_from_its_file() {
+    let file = temp("ctrl-c.jsonl");
+    let out = interrupted(&[
+        "stats",
+        "four-seasons",
+        "--deals",
+        "1..5000",
+        "--node-limit",
+        "20000",
+        "--threads",
+        "1",
+        "--out",
+        &file,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let records = lines(&file);
+    let solved = records.len();
+    assert!((1..5000).contains(&solved), "{solved} records");
+    assert!(
+        stderr.contains(&format!(
+            "stopped by Ctrl-C: {solved} of the 5000 deals to solve were solved"
+        )),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(
+        stdout.contains(&format!("Four Seasons (four-seasons): {solved} deals")),
+        "{stdout}"
+    );
+    let last = records
+        .iter()
+        .map(|r| r["deal"].as_u64().expect("a deal"))
+        .max()
+        .expect("a record");
+    let deals = format!("1..{}", last + 2);
+    let again = ok(&[
+        "stats",
+        "four-seasons",
+        "--deals",
+        &deals,
+        "--node-limit",
+        "20000",
+        "--out",
+        &file,
+    ]);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(stderr.contains("resuming: "), "{stderr}");
+    assert_eq!(lines(&file).len() as u64, last + 2, "{stderr}");
 }
 
 #[test]

@@ -2,8 +2,6 @@
 //! with the limit that stopped the search; and what the search cost. While it searches, a line on standard error
 //! (when it is a terminal) shows how far it has gone, and Ctrl-C stops it with that answer.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -13,7 +11,7 @@ use patience_solver::{solve_watched, Limit, Limits, Progress, Report, Verdict};
 use serde::Serialize;
 
 use crate::render::describe_move;
-use crate::{input, output, SolveArgs};
+use crate::{ctrl_c, input, output, SolveArgs};
 
 /// What every answer says about the solver, since it sees cards a player cannot.
 pub const THOUGHTFUL: &str =
@@ -81,7 +79,11 @@ pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
             },
             thoughtful: true,
         })?;
-        return if stopped { Err(Stopped.into()) } else { Ok(()) };
+        return if stopped {
+            Err(ctrl_c::Stopped.into())
+        } else {
+            Ok(())
+        };
     }
     let what = match number {
         Some(n) => format!("{} ({}), deal {n}", rules.name, rules.id),
@@ -103,37 +105,22 @@ pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
     text.push_str(&cost(&report));
     output::print(&text)?;
     if stopped {
-        return Err(Stopped.into());
+        // The answer is printed: the status says the program was interrupted, so that a script running it stops.
+        return Err(ctrl_c::Stopped.into());
     }
     Ok(())
 }
 
-/// The search was stopped by Ctrl-C: its answer, unknown, is printed, and the program exits as one interrupted
-/// does (status 130), so that a script running it stops too.
-#[derive(Debug, thiserror::Error)]
-#[error("stopped by Ctrl-C")]
-pub struct Stopped;
-
-/// Set by Ctrl-C: the search under way stops, and its answer says so. A second Ctrl-C ends the program at once.
-static CTRL_C: AtomicBool = AtomicBool::new(false);
-
 /// Solves on a thread of its own while this one shows how far the search has gone, on standard error when it is
 /// a terminal; Ctrl-C stops the search, which then reports what it did.
 fn solve_showing_progress(rules: &RuleSet, position: &Position, limits: &Limits) -> Report {
-    static CATCH: Once = Once::new();
-    CATCH.call_once(|| {
-        // Without the handler Ctrl-C ends the program as it always did, with no answer: nothing is lost.
-        let _ = ctrlc::set_handler(|| {
-            if CTRL_C.swap(true, Ordering::Relaxed) {
-                std::process::exit(130);
-            }
-        });
-    });
+    ctrl_c::catch();
     let progress = Progress::default();
     let shown = progress_line();
     let start = Instant::now();
     let report = std::thread::scope(|scope| {
-        let search = scope.spawn(|| solve_watched(rules, position, limits, &CTRL_C, &progress));
+        let search =
+            scope.spawn(|| solve_watched(rules, position, limits, &ctrl_c::PRESSED, &progress));
         while !search.is_finished() {
             shown.set_message(progress_words(&progress, start.elapsed()));
             std::thread::sleep(Duration::from_millis(50));

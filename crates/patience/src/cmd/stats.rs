@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -16,7 +16,7 @@ use patience_solver::stats::{batch, results, DealRange, DealResult, Shard, Stopp
 use patience_solver::Limits;
 use serde::Serialize;
 
-use crate::{input, output, plot, MergeArgs, StatsArgs, StatsCommand};
+use crate::{ctrl_c, input, output, plot, MergeArgs, StatsArgs, StatsCommand};
 
 /// One game's summary as `--json` writes it, with the file its records are in.
 #[derive(Debug, Serialize)]
@@ -138,9 +138,11 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
         .collect();
 
     let bar = progress_bar(jobs.len() as u64);
-    let cancel = AtomicBool::new(false);
+    // Ctrl-C, or a results file that cannot be written, stops the searches under way and starts no more.
+    ctrl_c::catch();
+    let cancel = &ctrl_c::PRESSED;
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let fresh = batch::run(&jobs, threads, &limits, &cancel, |record| {
+    let fresh = batch::run(&jobs, threads, &limits, cancel, |record| {
         bar.inc(1);
         if record.limit == Some(Stopped::Cancelled) {
             return;
@@ -164,6 +166,13 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
     if let Some(error) = failure.into_inner().ok().flatten() {
         return Err(error);
     }
+    // Stopped by Ctrl-C: the deals solved are summed up as a run's are, the ones cut off are left for the next.
+    let stopped = cancel.load(Ordering::Relaxed);
+    let fresh: Vec<DealResult> = fresh
+        .into_iter()
+        .filter(|record| record.limit != Some(Stopped::Cancelled))
+        .collect();
+    let solved = fresh.len();
 
     let all = results::merge(earlier.into_iter().chain(fresh))?;
     let summaries: Vec<Summary> = games
@@ -178,8 +187,8 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
     if let Some(svg) = &args.plot {
         write_plot(svg, &summaries, &format!("Win rates, deals {range}"))?;
     }
-    if json {
-        return output::print_json(&StatsJson {
+    let printed = if json {
+        output::print_json(&StatsJson {
             deals: Some(range.to_string()),
             shard: args.shard.as_ref().map(|_| shard.to_string()),
             games: summaries
@@ -191,16 +200,39 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
                 })
                 .collect(),
             thoughtful: true,
-        });
-    }
-    if args.markdown {
-        return output::print(&summary_table(
+        })
+    } else if args.markdown {
+        output::print(&summary_table(
             &summaries,
             &names,
             &range.to_string(),
             &limits,
-        ));
+        ))
+    } else {
+        text_answer(&summaries, &names, &files, &range, shard, &limits, threads)
+    };
+    printed?;
+    if stopped {
+        eprintln!(
+            "stopped by Ctrl-C: {solved} of the {} deals to solve were solved, and are in the results files; \
+             the same command goes on from there",
+            jobs.len()
+        );
+        return Err(ctrl_c::Stopped.into());
     }
+    Ok(())
+}
+
+/// The run's answer in text: what was run, and each game's summary.
+fn text_answer(
+    summaries: &[Summary],
+    names: &[String],
+    files: &[String],
+    range: &DealRange,
+    shard: Shard,
+    limits: &Limits,
+    threads: usize,
+) -> anyhow::Result<()> {
     let shard_words = if shard == Shard::WHOLE {
         String::new()
     } else {
@@ -208,10 +240,10 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
     };
     let mut text = format!(
         "deals {range}{shard_words}; {}\n{}\n",
-        limits_words(&limits, threads),
+        limits_words(limits, threads),
         crate::cmd::solve::THOUGHTFUL
     );
-    for ((summary, name), file) in summaries.iter().zip(&names).zip(&files) {
+    for ((summary, name), file) in summaries.iter().zip(names).zip(files) {
         text.push('\n');
         text.push_str(&summary_text(summary, name, Some(file)));
     }
