@@ -119,11 +119,16 @@ fn solve_showing_progress(rules: &RuleSet, position: &Position, limits: &Limits)
     let shown = progress_line();
     let start = Instant::now();
     let report = std::thread::scope(|scope| {
-        let search =
-            scope.spawn(|| solve_watched(rules, position, limits, &ctrl_c::PRESSED, &progress));
-        while !search.is_finished() {
+        // The search says when it is done, so that a quick one is answered at once, not at the next redraw.
+        let (done, finished) = std::sync::mpsc::channel();
+        let watched = &progress;
+        let search = scope.spawn(move || {
+            let report = solve_watched(rules, position, limits, &ctrl_c::PRESSED, watched);
+            let _ = done.send(());
+            report
+        });
+        while finished.recv_timeout(Duration::from_millis(100)).is_err() && !search.is_finished() {
             shown.set_message(progress_words(&progress, start.elapsed()));
-            std::thread::sleep(Duration::from_millis(50));
         }
         search
             .join()
