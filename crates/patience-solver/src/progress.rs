@@ -12,12 +12,14 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Moves tried so far, by every pass.
+    /// Moves tried so far, by every pass (where the first move is a choice, searched in rounds, by the passes of
+    /// the choice under way).
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
 
-    /// Positions (or states) stored by the pass under way.
+    /// Positions (or states) stored by the pass under way; 0 while the beams search alone, once the full search's
+    /// table is full and dropped.
     pub fn stored(&self) -> u64 {
         self.stored.load(Ordering::Relaxed)
     }
