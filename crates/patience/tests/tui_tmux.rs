@@ -209,7 +209,7 @@ fn a_long_solve_shows_how_far_it_has_gone_and_ctrl_c_stops_it() {
     tmux.open(&format!(
         "trap true INT; '{bin}' solve canfield 95; echo \"exit $?\"; sleep 60"
     ));
-    let screen = tmux.wait_for("positions stored, table");
+    let screen = tmux.wait_for("stored, table");
     assert!(screen.contains("searching: "), "{screen}");
     assert!(screen.contains("Ctrl-C stops it"), "{screen}");
     tmux.keys(&["C-c"]);

@@ -141,7 +141,8 @@ fn solve_showing_progress(rules: &RuleSet, position: &Position, limits: &Limits)
 /// A spinning line on standard error, hidden when it is not a terminal.
 fn progress_line() -> ProgressBar {
     let line = ProgressBar::with_draw_target(None, output::progress_target());
-    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}") {
+    // Cut to the terminal's width: a line that wraps is drawn again below itself.
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {wide_msg}") {
         line.set_style(style);
     }
     line.enable_steady_tick(Duration::from_millis(100));
@@ -153,7 +154,7 @@ fn progress_words(progress: &Progress, elapsed: Duration) -> String {
     let seconds = elapsed.as_secs_f64();
     let nodes = progress.nodes();
     format!(
-        "searching: {seconds:.0} s, {} nodes ({}/s), {} positions stored, table {}; Ctrl-C stops it",
+        "searching: {seconds:.0} s, {} nodes ({}/s), {} stored, table {}; Ctrl-C stops it",
         count(nodes as f64),
         count(nodes as f64 / seconds.max(1e-3)),
         count(progress.stored() as f64),
