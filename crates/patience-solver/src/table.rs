@@ -19,7 +19,7 @@ const FIRST_SLOTS: usize = 8;
 /// the slot where the key's probe starts; the key's top bits pick the shard. A new key is taken for a stored one
 /// when both have the same shard and fingerprint: with `n` keys stored, a lookup errs with probability about
 /// `n / 2^70` (64 shards; `n / 2^67` in a table of states), so a search of `L` lookups with probability below
-/// `L * n / 2^70`. Half the bytes of whole keys hold twice the positions in a budget, and a search goes some 12 %
+/// `L * n / 2^70` (`L * n / 2^67`). Half the bytes of whole keys hold twice the positions in a budget, and a search goes some 12 %
 /// faster for the smaller table.
 ///
 /// A table of [`StateSlot`]s keys states, positions with their stock's cut left out (see [`Cut`]), and keeps
@@ -159,13 +159,18 @@ impl StateSlot {
         slot
     }
 
+    /// Where, among the bits after the fingerprint, the least waste at `remainder` (from 1 on) lies.
+    fn waste_shift(remainder: usize) -> u32 {
+        1 + (remainder as u32 - 1) * WASTE_BITS
+    }
+
     /// The least waste met at each remainder, as in [`MetCuts`].
     fn least_waste(&self) -> MetCuts {
         let cuts = self.word() >> Self::FINGERPRINT_BITS;
         let mut least = [0; MOST_DRAW];
         least[0] = (cuts & 1) as u8;
         for (remainder, waste) in least.iter_mut().enumerate().skip(1) {
-            *waste = (cuts >> (1 + (remainder as u32 - 1) * WASTE_BITS) & 0x3F) as u8;
+            *waste = (cuts >> Self::waste_shift(remainder) & ((1 << WASTE_BITS) - 1)) as u8;
         }
         least
     }
@@ -177,7 +182,7 @@ impl StateSlot {
                 u32::from(waste) < 1 << WASTE_BITS,
                 "a waste of {waste} cards"
             );
-            cuts |= u128::from(waste) << (1 + (remainder as u32 - 1) * WASTE_BITS);
+            cuts |= u128::from(waste) << Self::waste_shift(remainder);
         }
         let fingerprint = u128::from(self.fingerprint());
         *self = StateSlot::from_word(fingerprint | cuts << Self::FINGERPRINT_BITS);

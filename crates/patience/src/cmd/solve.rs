@@ -2,6 +2,7 @@
 //! with the limit that stopped the search; and what the search cost. While it searches, a line on standard error
 //! (when it is a terminal) shows how far it has gone, and Ctrl-C stops it with that answer.
 
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -59,8 +60,7 @@ pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
         _ => &[],
     };
     let described = replay(&rules, &position, line)?;
-    let stopped = report.verdict == Verdict::Unknown(Limit::Cancelled);
-    if json {
+    let printed = if json {
         output::print_json(&SolveJson {
             game: &rules.id,
             deal: number,
@@ -78,18 +78,31 @@ pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
                 table_bytes: report.table_bytes,
             },
             thoughtful: true,
-        })?;
-        return if stopped {
-            Err(ctrl_c::Stopped.into())
-        } else {
-            Ok(())
-        };
+        })
+    } else {
+        output::print(&answer_text(&rules, number, &report, &limits, &described))
+    };
+    printed?;
+    if report.verdict == Verdict::Unknown(Limit::Cancelled) {
+        // The answer is printed: the status says the program was interrupted, so that a script running it stops.
+        return Err(ctrl_c::Stopped.into());
     }
+    Ok(())
+}
+
+/// The answer in text: the verdict, the winning line numbered with each move's cards, and what the search cost.
+fn answer_text(
+    rules: &RuleSet,
+    number: Option<u64>,
+    report: &Report,
+    limits: &Limits,
+    described: &[(String, String)],
+) -> String {
     let what = match number {
         Some(n) => format!("{} ({}), deal {n}", rules.name, rules.id),
         None => format!("{} ({}), the position given", rules.name, rules.id),
     };
-    let mut text = format!("{what}: {}\n{THOUGHTFUL}\n", headline(&report, &limits));
+    let mut text = format!("{what}: {}\n{THOUGHTFUL}\n", headline(report, limits));
     if !described.is_empty() {
         text.push('\n');
         let width = described.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
@@ -102,13 +115,8 @@ pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
         }
     }
     text.push('\n');
-    text.push_str(&cost(&report));
-    output::print(&text)?;
-    if stopped {
-        // The answer is printed: the status says the program was interrupted, so that a script running it stops.
-        return Err(ctrl_c::Stopped.into());
-    }
-    Ok(())
+    text.push_str(&cost(report));
+    text
 }
 
 /// Solves on a thread of its own while this one shows how far the search has gone, on standard error when it is
@@ -119,15 +127,16 @@ fn solve_showing_progress(rules: &RuleSet, position: &Position, limits: &Limits)
     let shown = progress_line();
     let start = Instant::now();
     let report = std::thread::scope(|scope| {
-        // The search says when it is done, so that a quick one is answered at once, not at the next redraw.
-        let (done, finished) = std::sync::mpsc::channel();
+        // The search's end (or its panic) drops `done`, which wakes this thread at once: a quick search is answered
+        // then, not at the next redraw.
+        let (done, finished) = std::sync::mpsc::channel::<()>();
         let watched = &progress;
         let search = scope.spawn(move || {
-            let report = solve_watched(rules, position, limits, &ctrl_c::PRESSED, watched);
-            let _ = done.send(());
-            report
+            let _done = done;
+            solve_watched(rules, position, limits, &ctrl_c::PRESSED, watched)
         });
-        while finished.recv_timeout(Duration::from_millis(100)).is_err() && !search.is_finished() {
+        while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(Duration::from_millis(100))
+        {
             shown.set_message(progress_words(&progress, start.elapsed()));
         }
         search
