@@ -26,6 +26,26 @@
 //! pile first. And no card comes between `b` and `c`: cards are added only on top of a pile, or under a pile moved
 //! whole.
 //!
+//! # What a card never lies on
+//! Where a card laid on another is held there (only whole piles move, and no top card moves alone or the card it
+//! is laid on is held; foundation cards never come back), take the cards that must go up after a card `x` in
+//! every line that wins: the card after `x` in its suit, the card under `x` where `x` is held in the position,
+//! and, again, the cards after each of those. No line that wins lays one of them, `y`, on `x`: `y` would be held
+//! on `x` and go up before it, and `x` goes up before `y`. So the facts below take `x` to take only the cards
+//! that may be built on it and need not go up after it.
+//!
+//! Proof. A foundation takes its suit in order, and a card held over another goes up before it (above); both hold
+//! in every line from the position, so the order of the cards after `x` is one every line that wins keeps. A card
+//! laid on `x` lies at index 1 or more; where cards are held from index 1 it is held, and where they are held from
+//! a larger index and `x` is held, it lies above `x`'s index, which never falls. Held, `y` stays on `x` until `y`
+//! goes up, and `x` goes up only from the top of its pile, so after `y`.
+//!
+//! In whole-pile Canfield nearly all of a proof is the ways of laying the stock's cards on the tableau: the card
+//! of the base rank laid on the tableau (K♣ on a red ace, with base rank K) may take no red queen once a club
+//! lies held over a red card, and so on down the chains of cards held over others. Canfield deal 290, lost, took
+//! 25.1 million nodes and 8.8 s without this, 6.2 million and 2.5 s with it; deal 95, 279 million nodes and about
+//! 110 s, 23.7 million and 11.4 s.
+//!
 //! # The rule
 //! Work out, from the position, facts of these kinds, each of which only ever becomes true, adding them until none
 //! is added:
@@ -39,7 +59,7 @@
 //!   in the tableau (below).
 //! - *put in the tableau*: a card of the stock or the waste, or a reserve card with every card over it gone, may
 //!   have been put in the tableau, when a space may have appeared or a card it may be built on may have been at
-//!   the top of a pile or put in the tableau.
+//!   the top of a pile or put in the tableau (a card never laid on it, as the section above says, excepted).
 //! - *a space*: a pile may have been empty: it is empty, or its bottom card may have gone up, or may have moved
 //!   with the cards over it onto a card that may have been at the top of a pile or put in the tableau (from the
 //!   top of its pile, where only the top card moves).
@@ -192,6 +212,8 @@ pub struct PlayOrder {
     draw: u8,
     /// Whether foundation cards may come back to the tableau.
     cards_come_back: bool,
+    /// Whether the facts leave out a card laid on one it must go up after (see "What a card never lies on").
+    lays_apart: bool,
 }
 
 impl PlayOrder {
@@ -247,6 +269,7 @@ impl PlayOrder {
             reserve_fills_spaces,
             draw,
             cards_come_back: rules.foundations.cards_go_back,
+            lays_apart: true,
         })
     }
 
@@ -261,6 +284,16 @@ impl PlayOrder {
     pub(crate) fn without_counting(self) -> PlayOrder {
         PlayOrder {
             reserve_fills_spaces: false,
+            ..self
+        }
+    }
+
+    /// The rule taking every card that may be built on a card to be laid on it, as it did before session 35:
+    /// for the tests to tell what leaving some out adds.
+    #[cfg(test)]
+    pub(crate) fn laying_any(self) -> PlayOrder {
+        PlayOrder {
+            lays_apart: false,
             ..self
         }
     }
@@ -487,6 +520,13 @@ struct Fixpoint<'a> {
     placed: u64,
     /// Cards that some card that may be at the top of a tableau pile takes.
     takes: u64,
+    /// The cards on which a card laid is held there until it goes up: none in a relaxed game, or where
+    /// foundation cards come back.
+    lays_held: u64,
+    /// For each card whose set is worked out (in `ordered`), the cards that must go up after it in every line
+    /// that wins.
+    after: [u64; 64],
+    ordered: u64,
     /// Whether a tableau pile may be empty.
     space: bool,
     /// The tableau piles that are empty.
@@ -535,6 +575,9 @@ impl<'a> Fixpoint<'a> {
             loose: 0,
             placed: 0,
             takes: 0,
+            lays_held: 0,
+            after: [0; 64],
+            ordered: 0,
             space: false,
             empty_piles: 0,
             filled: 0,
@@ -566,6 +609,7 @@ impl<'a> Fixpoint<'a> {
             }
         }
         fixpoint.loose |= fixpoint.up;
+        let mut tops = 0u64;
         for p in 0..position.tableau_piles() {
             let cards = position.pile(Pile::Tableau(p as u8));
             let Some((&top, _)) = cards.split_last() else {
@@ -583,7 +627,20 @@ impl<'a> Fixpoint<'a> {
                     }
                 }
             }
-            fixpoint.reach(top);
+            tops |= 1 << top;
+        }
+        // A card laid on another lies at index 1 at least, and is held there where cards are held from index 1;
+        // else where the card under it is held, since a held card's index never falls.
+        if rule.lays_apart && mates.is_none() && !rule.cards_come_back {
+            fixpoint.lays_held = match rule.held_from {
+                Some(1) => !0,
+                Some(_) => fixpoint.held,
+                None => 0,
+            };
+        }
+        // Once every pile is read: what a top card takes depends on the cards held in every pile.
+        for top in Bits(tops) {
+            fixpoint.reach(top as u8);
         }
         for r in 0..position.reserve_piles() {
             let cards = position.pile(Pile::Reserve(r as u8));
@@ -928,7 +985,35 @@ impl<'a> Fixpoint<'a> {
     }
 
     /// The cards that may be built on `card`.
-    fn built_on(&self, card: u8) -> u64 {
-        self.tables.built_on[usize::from(card)]
+    /// The cards that may be built on `card`, but, where a card laid on it is held there, those that must go up
+    /// after it (see "What a card never lies on" in the module documentation).
+    fn built_on(&mut self, card: u8) -> u64 {
+        let built_on = self.tables.built_on[usize::from(card)];
+        if self.lays_held >> card & 1 == 1 {
+            built_on & !self.after_all(card)
+        } else {
+            built_on
+        }
+    }
+
+    /// The cards that must go up after `card` in every line that wins: the card after it in its suit and, where
+    /// it is held, the card under it, and those after each of these.
+    fn after_all(&mut self, card: u8) -> u64 {
+        let c = usize::from(card);
+        if self.ordered >> c & 1 == 1 {
+            return self.after[c];
+        }
+        // Marked first, so that a cycle (a lost position, which the facts find) ends.
+        self.ordered |= 1 << c;
+        let mut after = self.tables.after[c];
+        if self.held >> c & 1 == 1 {
+            after |= 1 << self.under[c];
+        }
+        let mut all = after;
+        for next in Bits(after) {
+            all |= self.after_all(next as u8);
+        }
+        self.after[c] = all;
+        all
     }
 }

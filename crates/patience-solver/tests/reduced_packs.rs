@@ -133,6 +133,30 @@ fn assert_sound(id: &str, deals: u64, tally: &Tally, mixed: bool) {
     }
 }
 
+/// A deal that caught a rule wrong beyond the quick sweeps' reach, checked on every run: Foster's deal 2616, lost
+/// when a card laid on a pile's bottom card was taken to be held there (it moves alone again from a pile of two).
+#[test]
+fn a_deal_that_caught_a_rule_wrong() {
+    let limits = Limits {
+        time: Some(Duration::from_secs(5)),
+        memory_bytes: 64 << 20,
+        nodes: None,
+    };
+    let (id, deal) = ("canfield-foster", 2616);
+    let rules = reduced(id);
+    let start = Position::deal(&rules, deal).expect("a deal");
+    let mut tally = Tally::default();
+    compare(
+        &rules,
+        &start,
+        &limits,
+        &format!("{id} deal {deal}"),
+        &mut tally,
+    );
+    assert!(tally.failures.is_empty(), "{}", tally.failures.join("\n"));
+    assert_eq!(tally.won, 1, "the deal is won");
+}
+
 fn long_deals() -> u64 {
     std::env::var("PATIENCE_DEALS")
         .ok()
