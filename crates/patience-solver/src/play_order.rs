@@ -984,7 +984,6 @@ impl<'a> Fixpoint<'a> {
             .map_or(1 << card, |mates| mates[usize::from(card)])
     }
 
-    /// The cards that may be built on `card`.
     /// The cards that may be built on `card`, but, where a card laid on it is held there, those that must go up
     /// after it (see "What a card never lies on" in the module documentation).
     fn built_on(&mut self, card: u8) -> u64 {
