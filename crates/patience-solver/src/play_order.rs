@@ -28,7 +28,7 @@
 //!
 //! # What a card never lies on
 //! Where a card laid on another is held there (only whole piles move, and no top card moves alone or the card it
-//! is laid on is held; foundation cards never come back), take the cards that must go up after a card `x` in
+//! is laid on is held) and foundation cards never come back, take the cards that must go up after a card `x` in
 //! every line that wins: the card after `x` in its suit, the card under `x` where `x` is held in the position,
 //! and, again, the cards after each of those. No line that wins lays one of them, `y`, on `x`: `y` would be held
 //! on `x` and go up before it, and `x` goes up before `y`. So the facts below take `x` to take only the cards
@@ -39,6 +39,15 @@
 //! laid on `x` lies at index 1 or more; where cards are held from index 1 it is held, and where they are held from
 //! a larger index and `x` is held, it lies above `x`'s index, which never falls. Held, `y` stays on `x` until `y`
 //! goes up, and `x` goes up only from the top of its pile, so after `y`.
+//!
+//! Where a top card moves alone from a pile of `k > 1` cards (Foster's), a card `y` laid on a card `x` that is not
+//! held may move on, alone, onto another card that takes it; and only so where no space is filled from the
+//! tableau (in Foster's only the reserve and the waste fill them). So a card once laid on a card stays on cards
+//! that take it, moving from one to another, until it goes up, from a card it need not go up before. Where `y`
+//! must go up after every card it may be built on, no line that wins lays it on any card, and the facts take no
+//! card to take it. Taken to hold for a card laid on one that is not held, the first rule loses a won deal (the
+//! reduced Foster's deal 2616): the facts follow the reserve a card at a time, and a reserve card laid on such a
+//! card may move on later.
 //!
 //! In whole-pile Canfield nearly all of a proof is the ways of laying the stock's cards on the tableau: the card
 //! of the base rank laid on the tableau (K♣ on a red ace, with base rank K) may take no red queen once a club
@@ -404,8 +413,9 @@ pub(crate) struct ByBase {
 /// What depends on the base rank alone: what each card takes, and each foundation's cards in order.
 #[derive(Debug)]
 struct Tables {
-    /// The cards that may be built on each card.
+    /// The cards that may be built on each card, and those on which each card may be built.
     built_on: [u64; 64],
+    takers: [u64; 64],
     /// The cards of each suit's foundation, by their place in it.
     foundation: [[u8; 13]; 4],
     /// The card that follows each card on its foundation, as a set: none after the last.
@@ -429,6 +439,7 @@ impl Tables {
                 }
                 cards
             }),
+            takers: [0; 64],
             after: [0; 64],
             every_draw: {
                 let draw = usize::from(rules.stock.draw.max(1));
@@ -443,6 +454,11 @@ impl Tables {
         for cards in tables.foundation {
             for pair in cards[..ranks].windows(2) {
                 tables.after[usize::from(pair[0])] = 1 << pair[1];
+            }
+        }
+        for taker in 0..64 {
+            for card in Bits(tables.built_on[taker]) {
+                tables.takers[card] |= 1 << taker;
             }
         }
         tables
@@ -523,6 +539,10 @@ struct Fixpoint<'a> {
     /// The cards on which a card laid is held there until it goes up: none in a relaxed game, or where
     /// foundation cards come back.
     lays_held: u64,
+    /// Whether, on the other cards, a card is left out that every card it may be built on must go up before
+    /// (where a top card also moves alone, and no space is filled from the tableau: see "What a card never lies
+    /// on").
+    lays_nowhere: bool,
     /// For each card whose set is worked out (in `ordered`), the cards that must go up after it in every line
     /// that wins.
     after: [u64; 64],
@@ -576,6 +596,7 @@ impl<'a> Fixpoint<'a> {
             placed: 0,
             takes: 0,
             lays_held: 0,
+            lays_nowhere: false,
             after: [0; 64],
             ordered: 0,
             space: false,
@@ -637,6 +658,8 @@ impl<'a> Fixpoint<'a> {
                 Some(_) => fixpoint.held,
                 None => 0,
             };
+            fixpoint.lays_nowhere =
+                rule.held_from.is_some_and(|k| k > 1) && !rule.spaces_from_tableau;
         }
         // Once every pile is read: what a top card takes depends on the cards held in every pile.
         for top in Bits(tops) {
@@ -984,12 +1007,22 @@ impl<'a> Fixpoint<'a> {
             .map_or(1 << card, |mates| mates[usize::from(card)])
     }
 
-    /// The cards that may be built on `card`, but, where a card laid on it is held there, those that must go up
-    /// after it (see "What a card never lies on" in the module documentation).
+    /// The cards that may be built on `card`, but those that must go up after it where a card laid on it is held
+    /// there, and elsewhere those that must go up after every card they may be built on (see "What a card never
+    /// lies on" in the module documentation).
     fn built_on(&mut self, card: u8) -> u64 {
         let built_on = self.tables.built_on[usize::from(card)];
         if self.lays_held >> card & 1 == 1 {
             built_on & !self.after_all(card)
+        } else if self.lays_nowhere {
+            let mut nowhere = 0;
+            for laid in Bits(built_on & self.after_all(card)) {
+                if Bits(self.tables.takers[laid]).all(|t| self.after_all(t as u8) >> laid & 1 == 1)
+                {
+                    nowhere |= 1 << laid;
+                }
+            }
+            built_on & !nowhere
         } else {
             built_on
         }
