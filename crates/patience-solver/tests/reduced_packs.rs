@@ -36,28 +36,30 @@ struct Tally {
     failures: Vec<String>,
 }
 
+/// The limits of each search a sweep compares: far above what a reduced deal needs.
+const LIMITS: Limits = Limits {
+    time: Some(Duration::from_secs(5)),
+    memory_bytes: 64 << 20,
+    nodes: None,
+};
+
 /// Solves deals `1..=deals` of the reduced game `id` with and without pruning and compares them.
 fn sweep(id: &str, deals: u64) -> Tally {
     let rules = reduced(id);
-    let limits = Limits {
-        time: Some(Duration::from_secs(5)),
-        memory_bytes: 64 << 20,
-        nodes: None,
-    };
     let mut tally = Tally::default();
     for deal in 1..=deals {
         let start = Position::deal(&rules, deal).expect("deal numbers start at 1");
         compare(
             &rules,
             &start,
-            &limits,
+            &LIMITS,
             &format!("{id} deal {deal}"),
             &mut tally,
         );
         let walk = 3 + (deal % 8) as usize;
         let middle = random_walk(&rules, &start, walk, deal);
         let what = format!("{id} deal {deal} after {walk} random moves (seed {deal})");
-        compare(&rules, &middle, &limits, &what, &mut tally);
+        compare(&rules, &middle, &LIMITS, &what, &mut tally);
     }
     println!(
         "{id:>26}: {:>3} won, {:>3} lost, {:>2} unknown of {} positions",
@@ -137,11 +139,6 @@ fn assert_sound(id: &str, deals: u64, tally: &Tally, mixed: bool) {
 /// when a card laid on a pile's bottom card was taken to be held there (it moves alone again from a pile of two).
 #[test]
 fn a_deal_that_caught_a_rule_wrong() {
-    let limits = Limits {
-        time: Some(Duration::from_secs(5)),
-        memory_bytes: 64 << 20,
-        nodes: None,
-    };
     let (id, deal) = ("canfield-foster", 2616);
     let rules = reduced(id);
     let start = Position::deal(&rules, deal).expect("a deal");
@@ -149,7 +146,7 @@ fn a_deal_that_caught_a_rule_wrong() {
     compare(
         &rules,
         &start,
-        &limits,
+        &LIMITS,
         &format!("{id} deal {deal}"),
         &mut tally,
     );
