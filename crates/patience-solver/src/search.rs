@@ -185,14 +185,30 @@ fn run(
         // deal 20, won by the second in 0.12 s, undecided by the first after 2.5 s).
         let streamlined_by_state =
             placing.map(|relaxation| Pass::Streamlined(KeyShape::relaxed(rules, relaxation)));
+        // Where the relaxed passes ran, a short full search after them, before the streamlined passes: those make
+        // every move to the foundations at once, and the first of them takes the cards of a class as one, so
+        // both miss the wins that need a card kept in the tableau, or a given card of its class, which the full
+        // search finds at once (Chameleon deal 22, won in 29,000 nodes of the full search after the streamlined
+        // passes had spent 113 million without a win).
+        let full_first = placing.map(|_| Pass::Full);
         let passes = relaxed
+            .chain(full_first)
             .chain(streamlined_by_state)
             .chain([Pass::Streamlined(shape)]);
         for pass in passes {
-            let mut pass_limits = early_pass_limits(limits, before.nodes, start);
+            let share = if matches!(pass, Pass::Full) {
+                FULL_FIRST_SHARE
+            } else {
+                2
+            };
+            let mut pass_limits = early_pass_limits(limits, before.nodes, start, share);
             let marks = matches!(pass, Pass::Relaxed(_));
             pass_limits.memory_bytes = memory_left(limits, &lost, marks);
             let (mut search, proves_losses) = match pass {
+                Pass::Full => (
+                    full_search(rules, shape, pruning, &pass_limits, before.nodes),
+                    true,
+                ),
                 Pass::Streamlined(key_shape) => (
                     Search::new(
                         rules,
@@ -251,20 +267,7 @@ fn run(
         memory_bytes: memory_left(limits, &lost, false),
         ..*limits
     };
-    // One-way moves tried before are left out in the relaxed passes only: in the full search of whole-pile Canfield
-    // the steps left out, mostly children the table held, cost less than the looking (deals 1..1000 at 60 s: 10 %
-    // fewer nodes, 0.471 s a deal against 0.447 s), where any-run Canfield's relaxed pass took 0.126 s a deal
-    // against 0.130 s.
-    let mut search = Search::new(
-        rules,
-        shape.with_cuts_apart(),
-        Pruning {
-            one_way_tried: false,
-            ..pruning
-        },
-        &full_limits,
-        before.nodes,
-    );
+    let mut search = full_search(rules, shape, pruning, &full_limits, before.nodes);
     search.skip_lost(lost);
     let unbounded = limits.time.is_none() && limits.nodes.is_none();
     let outcome = search.run(
@@ -293,6 +296,30 @@ fn run(
         spent = spent.with(beam);
     }
     spent.report(verdict, start)
+}
+
+/// The full search over positions, `nodes` spent before it.
+fn full_search<'a>(
+    rules: &'a RuleSet,
+    shape: KeyShape,
+    pruning: Pruning,
+    limits: &Limits,
+    nodes: u64,
+) -> Search<'a> {
+    // One-way moves tried before are left out in the relaxed passes only: in the full search of whole-pile Canfield
+    // the steps left out, mostly children the table held, cost less than the looking (deals 1..1000 at 60 s: 10 %
+    // fewer nodes, 0.471 s a deal against 0.447 s), where any-run Canfield's relaxed pass took 0.126 s a deal
+    // against 0.130 s.
+    Search::new(
+        rules,
+        shape.with_cuts_apart(),
+        Pruning {
+            one_way_tried: false,
+            ..pruning
+        },
+        limits,
+        nodes,
+    )
 }
 
 /// Runs the beams with nothing beside them, `nodes` spent already, until one wins (its line), no wider beam fits
@@ -329,6 +356,8 @@ enum Pass {
     /// A relaxed game (see [`crate::relax`]): losses come fast where it proves them, and so do the wins whose line
     /// has none of its own moves.
     Relaxed(Relaxation),
+    /// The full search, given a small share (see [`FULL_FIRST_SHARE`]): its wins are real, and its losses too.
+    Full,
 }
 
 /// How one pass of the search ended.
@@ -394,18 +423,21 @@ impl Spent {
 }
 
 /// The share of the limits a pass before the full search gets, the passes before it having spent `nodes` and
-/// the time since `start`: half of what is left, or [`EARLY_PASS_NODES`] more nodes when neither time nor nodes
-/// are bounded. A pass that decides nothing often ends well before its share, handing the rest on.
-fn early_pass_limits(limits: &Limits, nodes: u64, start: Instant) -> Limits {
+/// the time since `start`: one `share`-th of what is left (half, for most passes), or that share of
+/// [`EARLY_PASS_NODES`] more nodes when neither time nor nodes are bounded. A pass that decides nothing often
+/// ends well before its share, handing the rest on.
+fn early_pass_limits(limits: &Limits, nodes: u64, start: Instant, share: u32) -> Limits {
     let bounded = limits.time.is_some() || limits.nodes.is_some();
     let spent = start.elapsed();
     Limits {
-        time: limits.time.map(|t| spent + t.saturating_sub(spent) / 2),
+        time: limits.time.map(|t| spent + t.saturating_sub(spent) / share),
         memory_bytes: limits.memory_bytes,
         nodes: if bounded {
-            limits.nodes.map(|n| nodes + n.saturating_sub(nodes) / 2)
+            limits
+                .nodes
+                .map(|n| nodes + n.saturating_sub(nodes) / u64::from(share))
         } else {
-            Some(nodes + EARLY_PASS_NODES)
+            Some(nodes + EARLY_PASS_NODES / u64::from(share))
         },
     }
 }
@@ -427,6 +459,10 @@ const LOST_SHARE: usize = 4;
 
 /// The states a relaxed pass holds open while it marks lost states may take this share of the memory limit.
 const OPEN_SHARE: usize = 8;
+
+/// The short full search after the relaxed passes gets one in this many of what is left, where the other passes
+/// before the full search get half.
+const FULL_FIRST_SHARE: u32 = 32;
 
 /// An early pass's nodes when the search has no time or node limit: a few seconds' work.
 const EARLY_PASS_NODES: u64 = 5_000_000;
