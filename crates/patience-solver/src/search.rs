@@ -196,16 +196,11 @@ fn run(
             .chain(streamlined_by_state)
             .chain([Pass::Streamlined(shape)]);
         for pass in passes {
-            let share = if matches!(pass, Pass::Full) {
-                FULL_FIRST_SHARE
-            } else {
-                2
+            let (share, most_nodes) = match pass {
+                Pass::Full => (FULL_FIRST_SHARE, Some(FULL_FIRST_NODES)),
+                Pass::Streamlined(_) | Pass::Relaxed(_) => (2, None),
             };
-            let mut pass_limits = early_pass_limits(limits, before.nodes, start, share);
-            if matches!(pass, Pass::Full) {
-                let cap = before.nodes + FULL_FIRST_NODES;
-                pass_limits.nodes = Some(pass_limits.nodes.map_or(cap, |nodes| nodes.min(cap)));
-            }
+            let mut pass_limits = early_pass_limits(limits, before.nodes, start, share, most_nodes);
             let marks = matches!(pass, Pass::Relaxed(_));
             pass_limits.memory_bytes = memory_left(limits, &lost, marks);
             let (mut search, proves_losses) = match pass {
@@ -428,20 +423,31 @@ impl Spent {
 
 /// The share of the limits a pass before the full search gets, the passes before it having spent `nodes` and
 /// the time since `start`: one `share`-th of what is left (half, for most passes), or that share of
-/// [`EARLY_PASS_NODES`] more nodes when neither time nor nodes are bounded. A pass that decides nothing often
-/// ends well before its share, handing the rest on.
-fn early_pass_limits(limits: &Limits, nodes: u64, start: Instant, share: u32) -> Limits {
+/// [`EARLY_PASS_NODES`] more nodes when neither time nor nodes are bounded, and never more than `most_nodes`
+/// more nodes. A pass that decides nothing often ends well before its share, handing the rest on.
+fn early_pass_limits(
+    limits: &Limits,
+    nodes: u64,
+    start: Instant,
+    share: u32,
+    most_nodes: Option<u64>,
+) -> Limits {
     let bounded = limits.time.is_some() || limits.nodes.is_some();
     let spent = start.elapsed();
+    let share_of_nodes = if bounded {
+        limits
+            .nodes
+            .map(|n| nodes + n.saturating_sub(nodes) / u64::from(share))
+    } else {
+        Some(nodes + EARLY_PASS_NODES / u64::from(share))
+    };
+    let cap = most_nodes.map(|most| nodes + most);
     Limits {
         time: limits.time.map(|t| spent + t.saturating_sub(spent) / share),
         memory_bytes: limits.memory_bytes,
-        nodes: if bounded {
-            limits
-                .nodes
-                .map(|n| nodes + n.saturating_sub(nodes) / u64::from(share))
-        } else {
-            Some(nodes + EARLY_PASS_NODES / u64::from(share))
+        nodes: match (share_of_nodes, cap) {
+            (Some(share), Some(cap)) => Some(share.min(cap)),
+            (share, cap) => share.or(cap),
         },
     }
 }
