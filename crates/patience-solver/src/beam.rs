@@ -25,14 +25,17 @@ use crate::prune::Pruning;
 use crate::search::{legal_steps, take, Step};
 use crate::table::{Table, NOT_MET};
 
-/// The beams take one node for every this many a pass before the full search takes.
+/// The beams take one node in this many of a pass before the full search: at each check of the limits, every
+/// `CHECK_EVERY` nodes counted with theirs, they get this share of a check's nodes.
 const BEAM_SHARE: u64 = 8;
 
-/// The beams take one node for every this many a streamlined pass takes once relaxed passes have run and proved
-/// nothing (see `crate::search`).
+/// The beams' share (see [`BEAM_SHARE`]) beside a streamlined pass once relaxed passes have run and proved nothing
+/// (see `crate::search`): all of it, so that such a pass searches only up to its first check, which wins the
+/// deals it wins at once, and the beams take the rest of its share of the limits. Half and half (2) won 74 of the
+/// 102 Four Seasons deals of 1..1000 left undecided at 500,000 nodes, at 20 million nodes a deal, against 77.
 pub(crate) const BEAM_SHARE_AFTER_RELAXED_PASSES: u64 = 1;
 
-/// The beams take one node for every this many the full search takes.
+/// The beams' share (see [`BEAM_SHARE`]) beside the full search.
 pub(crate) const BEAM_SHARE_BESIDE_FULL_SEARCH: u64 = 32;
 
 /// The beam's table and positions may take this share of the memory limit.
@@ -51,7 +54,7 @@ pub(crate) struct Beam<'a> {
     pruning: Pruning,
     root: Position,
     memory_bytes: usize,
-    /// The beams take one node for every this many the search beside them takes.
+    /// The beams take one node in this many of the search beside them (see [`BEAM_SHARE`]).
     pub(crate) share: u64,
     width: usize,
     /// Every position the current beam has kept: none is kept twice.
