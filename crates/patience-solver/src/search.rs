@@ -236,8 +236,8 @@ fn run(
                 ));
             }
             // Once relaxed passes have run and proved nothing, the deal is likelier won, and the passes left
-            // before the full search only look for wins, as the beams do: the beams take their nodes after their
-            // first check (see `BEAM_SHARE_AFTER_RELAXED_PASSES`). Deals
+            // before the full search only look for wins, as the beams do: the beams take every node after such a
+            // pass's first check (see `BEAM_SHARE_AFTER_RELAXED_PASSES`). Deals
             // 1..200 at 0.5 s a deal: Four Seasons 185 won against 175 with the beams' one node in eight, Solo
             // Canfield 142 against 139, Chameleon as before (21 won, 57 lost); any-run Canfield deals 1..200 at
             // 6 s a deal as before (134, 63, 3, 0.22 s a deal). Where no relaxed pass runs, the beams keep their
