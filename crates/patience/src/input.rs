@@ -63,10 +63,15 @@ pub fn deal_or_position(what: &DealOrPosition) -> anyhow::Result<(RuleSet, Posit
 
 /// The time limit of `--time-limit SECONDS`: a number of seconds, 0 or more, with a fraction if wanted.
 pub fn time_limit(seconds: Option<f64>) -> anyhow::Result<Option<Duration>> {
+    time_limit_of("--time-limit", seconds)
+}
+
+/// The time limit of the option `flag` (`--time-limit` and its like), given `seconds`.
+pub fn time_limit_of(flag: &str, seconds: Option<f64>) -> anyhow::Result<Option<Duration>> {
     seconds
         .map(|s| {
             Duration::try_from_secs_f64(s).map_err(|_| {
-                anyhow!("--time-limit {s}: expected a number of seconds, 0 or more, such as 2.5")
+                anyhow!("{flag} {s}: expected a number of seconds, 0 or more, such as 2.5")
             })
         })
         .transpose()
@@ -74,8 +79,13 @@ pub fn time_limit(seconds: Option<f64>) -> anyhow::Result<Option<Duration>> {
 
 /// The node limit of `--node-limit NODES`, which must be 1 or more.
 pub fn node_limit(nodes: Option<u64>) -> anyhow::Result<Option<u64>> {
+    node_limit_of("--node-limit", nodes)
+}
+
+/// The node limit of the option `flag` (`--node-limit` and its like), which must be 1 or more.
+pub fn node_limit_of(flag: &str, nodes: Option<u64>) -> anyhow::Result<Option<u64>> {
     if nodes == Some(0) {
-        bail!("--node-limit 0: give 1 node or more (no limit without --node-limit)");
+        bail!("{flag} 0: give 1 node or more (no limit without {flag})");
     }
     Ok(nodes)
 }

@@ -255,6 +255,20 @@ pub struct StatsArgs {
     /// Print the summary as a Markdown table, one row a game (for the README's figures).
     #[arg(long, conflicts_with = "json")]
     pub markdown: bool,
+    /// Then solve again the first N of each game's undecided deals (by number) with the higher limits
+    /// `--resolve-time-limit` and `--resolve-node-limit`, and estimate the win rate from them as well.
+    #[arg(long, value_name = "N")]
+    pub resolve: Option<u64>,
+    /// The time limit of the deals solved again, in seconds: more than `--time-limit`.
+    #[arg(long, value_name = "SECONDS", requires = "resolve")]
+    pub resolve_time_limit: Option<f64>,
+    /// The node limit of the deals solved again: more than `--node-limit`.
+    #[arg(long, value_name = "NODES", requires = "resolve")]
+    pub resolve_node_limit: Option<u64>,
+    /// The results file of the deals solved again, resumed as `--out` is; `{game}` is replaced by each game's id.
+    /// By default `stats-{game}-resolve.jsonl`.
+    #[arg(long, value_name = "FILE", requires = "resolve")]
+    pub resolve_out: Option<String>,
 }
 
 /// Subcommands of `patience stats`.

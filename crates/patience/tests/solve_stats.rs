@@ -621,3 +621,155 @@ fn stats_prints_a_markdown_table_a_row_a_game() {
     assert!(rows[2].contains("(florentine)"), "{text}");
     assert!(text.starts_with("Deals 1..3, 1 s a deal"), "{text}");
 }
+
+#[test]
+fn resolve_solves_the_first_undecided_deals_again_and_estimates_the_rate_from_them() {
+    let out = temp("cham-run.jsonl");
+    let again = temp("cham-again.jsonl");
+    let args = [
+        "--json",
+        "stats",
+        "chameleon",
+        "--deals",
+        "1..40",
+        "--threads",
+        "2",
+        "--node-limit",
+        "20000",
+        "--memory",
+        "256",
+        "--out",
+        &out,
+        "--resolve",
+        "6",
+        "--resolve-node-limit",
+        "3000000",
+        "--resolve-out",
+        &again,
+    ];
+    let report = ok_json(&args);
+    let game = &report["games"][0];
+    let resolved = &game["resolved"];
+    let undecided = game["unknown"].as_u64().expect("a count");
+    assert!(
+        undecided >= 6,
+        "{undecided} undecided deals at 20,000 nodes"
+    );
+    assert_eq!(resolved["undecided"], undecided);
+    // The first six undecided deals by number, solved again into their own file.
+    let mut first: Vec<u64> = lines(&out)
+        .iter()
+        .filter(|r| r["verdict"] == "unknown")
+        .filter_map(|r| r["deal"].as_u64())
+        .collect();
+    first.sort_unstable();
+    first.truncate(6);
+    let picked: Vec<u64> = resolved["deals"]
+        .as_array()
+        .expect("deals")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert_eq!(picked, first);
+    let records = lines(&again);
+    assert_eq!(records.len(), 6);
+    let sample = &resolved["sample"];
+    let count = |verdict: &str| records.iter().filter(|r| r["verdict"] == verdict).count() as u64;
+    assert_eq!(sample["won"], count("won"));
+    assert_eq!(sample["lost"], count("lost"));
+    assert_eq!(sample["unknown"], count("unknown"));
+    assert!(count("won") + count("lost") > 0, "{records:?}");
+    // The estimate lies within the conservative interval, and is narrower.
+    let (low, high) = (
+        resolved["win_rate"]["interval"]["low"]
+            .as_f64()
+            .expect("low"),
+        resolved["win_rate"]["interval"]["high"]
+            .as_f64()
+            .expect("high"),
+    );
+    let (wide_low, wide_high) = (
+        game["win_rate"]["interval"]["low"].as_f64().expect("low"),
+        game["win_rate"]["interval"]["high"].as_f64().expect("high"),
+    );
+    assert!(wide_low <= low && high <= wide_high && high - low < wide_high - wide_low);
+
+    // Run again: nothing to solve, the same estimate.
+    let rerun = patience(&args);
+    let stderr = String::from_utf8_lossy(&rerun.stderr);
+    assert!(
+        stderr.contains("resuming: 6 of 6 deals of chameleon"),
+        "{stderr}"
+    );
+    let rerun: Value = serde_json::from_slice(&rerun.stdout).expect("JSON");
+    assert_eq!(rerun["games"][0]["resolved"], *resolved);
+    assert_eq!(lines(&again).len(), 6);
+
+    // In text.
+    let text = String::from_utf8(ok(&args[1..]).stdout).expect("UTF-8");
+    assert!(text.contains("solved again: the first 6 of its"), "{text}");
+    assert!(text.contains("estimated win rate"), "{text}");
+}
+
+#[test]
+fn resolve_refuses_what_cannot_give_an_estimate() {
+    let base = [
+        "stats",
+        "chameleon",
+        "--deals",
+        "1..3",
+        "--node-limit",
+        "1000",
+    ];
+    let with = |extra: &[&str]| {
+        let mut all = base.to_vec();
+        all.extend_from_slice(extra);
+        fails(&all)
+    };
+    assert!(with(&["--resolve", "0", "--resolve-node-limit", "5000"]).contains("--resolve 0"));
+    assert!(with(&["--resolve", "2"]).contains("--resolve-node-limit NODES"));
+    assert!(with(&["--resolve", "2", "--resolve-node-limit", "1000"])
+        .contains("must be more than --node-limit 1000"));
+    assert!(
+        with(&["--resolve", "2", "--resolve-node-limit", "0"]).contains("--resolve-node-limit 0")
+    );
+    let same = temp("cham-same.jsonl");
+    let error = with(&[
+        "--out",
+        &same,
+        "--resolve",
+        "2",
+        "--resolve-node-limit",
+        "5000",
+        "--resolve-out",
+        &same,
+    ]);
+    assert!(error.contains("a file of their own"), "{error}");
+    assert!(
+        !PathBuf::from(&same).exists(),
+        "nothing solved before the refusal"
+    );
+    let unlimited = fails(&[
+        "stats",
+        "chameleon",
+        "--deals",
+        "1..3",
+        "--resolve",
+        "2",
+        "--resolve-node-limit",
+        "5000",
+    ]);
+    assert!(unlimited.contains("no time or node limit"), "{unlimited}");
+    // The --resolve-* options need --resolve.
+    let out = patience(&[
+        "stats",
+        "chameleon",
+        "--deals",
+        "1..3",
+        "--node-limit",
+        "1000",
+        "--resolve-node-limit",
+        "5000",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}

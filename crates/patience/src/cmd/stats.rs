@@ -12,7 +12,9 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use patience_core::RuleSet;
-use patience_solver::stats::{batch, results, DealRange, DealResult, Shard, Stopped, Summary};
+use patience_solver::stats::{
+    batch, results, DealRange, DealResult, Outcome, Sample, Shard, Stopped, Summary, WinRate,
+};
 use patience_solver::Limits;
 use serde::Serialize;
 
@@ -25,6 +27,9 @@ struct GameJson<'a> {
     summary: &'a Summary,
     /// The results file.
     file: Option<String>,
+    /// The undecided deals solved again with `--resolve`, and the win rate estimated with them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resolved: Option<&'a Resolved>,
 }
 
 /// The whole report as `--json` writes it.
@@ -67,13 +72,149 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
         nodes: input::node_limit(args.node_limit)?,
     };
 
-    // Each game's results file, each file read once: what is done already is skipped.
+    let resolve = resolve_plan(args, &limits)?;
+
     let paths: Vec<PathBuf> = games
         .iter()
-        .map(|g| out_path(args.out.as_deref(), &g.id))
+        .map(|g| out_path(args.out.as_deref(), &g.id, DEFAULT_OUT))
         .collect();
+    let resolve_paths: Vec<PathBuf> = match &resolve {
+        Some(plan) => games
+            .iter()
+            .map(|g| out_path(plan.out.as_deref(), &g.id, DEFAULT_RESOLVE_OUT))
+            .collect(),
+        None => Vec::new(),
+    };
+    if let Some(both) = paths.iter().find(|p| resolve_paths.contains(p)) {
+        bail!(
+            "--resolve-out {}: that is a results file of the run itself; the deals solved again go to a file of their own",
+            both.display()
+        );
+    }
+    let in_run: Vec<u64> = range.deals(shard).collect();
+    let deals = vec![in_run; games.len()];
+    let run = solve_deals(&games, &paths, &deals, &limits, threads)?;
+    let summaries: Vec<Summary> = games
+        .iter()
+        .map(|g| Summary::of(&g.id, run.records.values()))
+        .collect();
+    // The first deals by number of each game's undecided ones, solved again: chosen so, they are a sample of
+    // them that does not hang on how they come out.
+    let resolved = match &resolve {
+        Some(plan) if !run.stopped => {
+            let picks: Vec<Vec<u64>> = games
+                .iter()
+                .map(|g| {
+                    run.records
+                        .values()
+                        .filter(|r| r.game == g.id && r.verdict == Outcome::Unknown)
+                        .map(|r| r.deal)
+                        .take(plan.count)
+                        .collect()
+                })
+                .collect();
+            let again = solve_deals(&games, &resolve_paths, &picks, &plan.limits, threads)?;
+            let samples = games
+                .iter()
+                .zip(&summaries)
+                .zip(&resolve_paths)
+                .map(|((g, summary), path)| Resolved::of(summary, &g.id, &again, path))
+                .collect();
+            Some((samples, again))
+        }
+        _ => None,
+    };
+    // Stopped while solving again: the estimate would stand on the deals quickest to decide, so there is none.
+    let stopped = [Some(&run), resolved.as_ref().map(|(_, again)| again)]
+        .into_iter()
+        .flatten()
+        .find(|solved| solved.stopped)
+        .map(|solved| (solved.solved, solved.to_solve));
+    let resolved: Option<Vec<Resolved>> =
+        resolved.and_then(|(samples, again)| (!again.stopped).then_some(samples));
+
+    let names: Vec<String> = games
+        .iter()
+        .map(|g| format!("{} ({})", g.name, g.id))
+        .collect();
+    let files: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    if let Some(svg) = &args.plot {
+        write_plot(svg, &summaries, &format!("Win rates, deals {range}"))?;
+    }
+    let printed = if json {
+        output::print_json(&StatsJson {
+            deals: Some(range.to_string()),
+            shard: args.shard.as_ref().map(|_| shard.to_string()),
+            games: summaries
+                .iter()
+                .zip(&files)
+                .enumerate()
+                .map(|(g, (summary, file))| GameJson {
+                    summary,
+                    file: Some(file.clone()),
+                    resolved: resolved.as_ref().map(|samples| &samples[g]),
+                })
+                .collect(),
+            thoughtful: true,
+        })
+    } else if args.markdown {
+        output::print(&summary_table(
+            &summaries,
+            &names,
+            &range.to_string(),
+            &limits,
+            resolve.as_ref().zip(resolved.as_deref()),
+        ))
+    } else {
+        let shard_words = if shard == Shard::WHOLE {
+            String::new()
+        } else {
+            format!(", shard {shard}")
+        };
+        text_answer(
+            &summaries,
+            &names,
+            &files,
+            &format!(
+                "deals {range}{shard_words}; {}",
+                limits_words(&limits, threads)
+            ),
+            resolve.as_ref().zip(resolved.as_deref()),
+        )
+    };
+    printed?;
+    if let Some((solved, to_solve)) = stopped {
+        eprintln!(
+            "stopped by Ctrl-C: {solved} of the {to_solve} deals to solve were solved, and are in the results files; \
+             the same command goes on from there"
+        );
+        return Err(ctrl_c::Stopped.into());
+    }
+    Ok(())
+}
+
+/// What a batch of deals came to: the best record of each deal (those recorded before and those solved now), and
+/// whether Ctrl-C stopped it.
+struct Solved {
+    records: BTreeMap<(String, u64), DealResult>,
+    stopped: bool,
+    /// The deals there were to solve, and those solved.
+    to_solve: usize,
+    solved: usize,
+}
+
+/// Solves the deals `deals[g]` of each game `games[g]` with `limits`, resuming from its results file `paths[g]` (a
+/// deal recorded there is solved again only where a lower time or node limit left it unknown) and appending to it.
+fn solve_deals(
+    games: &[RuleSet],
+    paths: &[PathBuf],
+    deals: &[Vec<u64>],
+    limits: &Limits,
+    threads: usize,
+) -> anyhow::Result<Solved> {
+    // Each results file read once: several games may share one.
     let mut files: BTreeMap<PathBuf, results::ResultsFile> = BTreeMap::new();
-    for path in &paths {
+    for path in paths {
         if !files.contains_key(path) {
             let file = results::read(path)?;
             for warning in &file.warnings {
@@ -82,11 +223,10 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
             files.insert(path.clone(), file);
         }
     }
-    let in_run: Vec<u64> = range.deals(shard).collect();
-    let wanted: HashSet<u64> = in_run.iter().copied().collect();
     let mut earlier: Vec<DealResult> = Vec::new();
     let mut jobs = Vec::new();
-    for (rules, path) in games.iter().zip(&paths) {
+    for ((rules, path), deals) in games.iter().zip(paths).zip(deals) {
+        let wanted: HashSet<u64> = deals.iter().copied().collect();
         let recorded = files[path]
             .records
             .iter()
@@ -110,14 +250,14 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
             eprintln!(
                 "resuming: {} of {} deals of {} are already in {}{again_words}",
                 best.len(),
-                in_run.len(),
+                deals.len(),
                 rules.id,
                 path.display()
             );
         }
         earlier.extend(best.into_values());
         jobs.extend(
-            in_run
+            deals
                 .iter()
                 .filter(|deal| !done.contains(deal))
                 .map(|&deal| batch::Job { rules, deal }),
@@ -133,7 +273,7 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
     }
     let writer_of: BTreeMap<&str, &Mutex<results::ResultsWriter>> = games
         .iter()
-        .zip(&paths)
+        .zip(paths)
         .filter_map(|(g, p)| writers.get(p).map(|w| (g.id.as_str(), w)))
         .collect();
 
@@ -142,7 +282,7 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
     ctrl_c::catch();
     let cancel = &ctrl_c::PRESSED;
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let fresh = batch::run(&jobs, threads, &limits, cancel, |record| {
+    let fresh = batch::run(&jobs, threads, limits, cancel, |record| {
         bar.inc(1);
         if record.limit == Some(Stopped::Cancelled) {
             return;
@@ -172,82 +312,144 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
         .into_iter()
         .filter(|record| record.limit != Some(Stopped::Cancelled))
         .collect();
-    let solved = fresh.len();
-
-    let all = results::merge(earlier.into_iter().chain(fresh))?;
-    let summaries: Vec<Summary> = games
-        .iter()
-        .map(|g| Summary::of(&g.id, all.values()))
-        .collect();
-    let names: Vec<String> = games
-        .iter()
-        .map(|g| format!("{} ({})", g.name, g.id))
-        .collect();
-    let files: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    if let Some(svg) = &args.plot {
-        write_plot(svg, &summaries, &format!("Win rates, deals {range}"))?;
-    }
-    let printed = if json {
-        output::print_json(&StatsJson {
-            deals: Some(range.to_string()),
-            shard: args.shard.as_ref().map(|_| shard.to_string()),
-            games: summaries
-                .iter()
-                .zip(&files)
-                .map(|(summary, file)| GameJson {
-                    summary,
-                    file: Some(file.clone()),
-                })
-                .collect(),
-            thoughtful: true,
-        })
-    } else if args.markdown {
-        output::print(&summary_table(
-            &summaries,
-            &names,
-            &range.to_string(),
-            &limits,
-        ))
-    } else {
-        text_answer(&summaries, &names, &files, &range, shard, &limits, threads)
-    };
-    printed?;
-    if stopped {
-        eprintln!(
-            "stopped by Ctrl-C: {solved} of the {} deals to solve were solved, and are in the results files; \
-             the same command goes on from there",
-            jobs.len()
-        );
-        return Err(ctrl_c::Stopped.into());
-    }
-    Ok(())
+    Ok(Solved {
+        to_solve: jobs.len(),
+        solved: fresh.len(),
+        records: results::merge(earlier.into_iter().chain(fresh))?,
+        stopped,
+    })
 }
+
+/// How the deals of `--resolve` are solved again.
+struct ResolvePlan {
+    /// How many of each game's undecided deals.
+    count: usize,
+    /// Their limits, higher than the run's.
+    limits: Limits,
+    /// `--resolve-out`.
+    out: Option<String>,
+}
+
+/// The plan of `--resolve`, if given, checked against the run's `limits`.
+fn resolve_plan(args: &StatsArgs, limits: &Limits) -> anyhow::Result<Option<ResolvePlan>> {
+    let Some(count) = args.resolve else {
+        return Ok(None);
+    };
+    if count == 0 {
+        bail!("--resolve 0: give 1 deal or more to solve again");
+    }
+    let time = input::time_limit_of("--resolve-time-limit", args.resolve_time_limit)?;
+    let nodes = input::node_limit_of("--resolve-node-limit", args.resolve_node_limit)?;
+    if time.is_none() && nodes.is_none() {
+        bail!("--resolve {count}: give the higher limits to solve the undecided deals again with, --resolve-time-limit SECONDS or --resolve-node-limit NODES");
+    }
+    if limits.time.is_none() && limits.nodes.is_none() {
+        bail!("--resolve {count}: the run has no time or node limit, so it leaves no deal undecided to solve again; give --time-limit or --node-limit");
+    }
+    if let (Some(again), Some(run)) = (time, limits.time) {
+        if again <= run {
+            bail!(
+                "--resolve-time-limit {}: must be more than --time-limit {}",
+                again.as_secs_f64(),
+                run.as_secs_f64()
+            );
+        }
+    }
+    if let (Some(again), Some(run)) = (nodes, limits.nodes) {
+        if again <= run {
+            bail!("--resolve-node-limit {again}: must be more than --node-limit {run}");
+        }
+    }
+    Ok(Some(ResolvePlan {
+        count: usize::try_from(count).unwrap_or(usize::MAX),
+        limits: Limits {
+            time,
+            nodes,
+            ..*limits
+        },
+        out: args.resolve_out.clone(),
+    }))
+}
+
+/// What solving again a game's first undecided deals found, and the win rate estimated with them.
+#[derive(Debug, Serialize)]
+struct Resolved {
+    /// The game's undecided deals in the run.
+    undecided: u64,
+    /// The deals solved again, by number.
+    deals: Vec<u64>,
+    /// How they came out.
+    sample: Sample,
+    /// The win rate estimated with them (see `WinRate::with_sample`).
+    win_rate: WinRate,
+    /// Their results file.
+    file: String,
+}
+
+impl Resolved {
+    /// Game `game`'s sample among the records `again` of the deals solved again, its run summed up in `summary`.
+    fn of(summary: &Summary, game: &str, again: &Solved, file: &Path) -> Resolved {
+        let records: Vec<&DealResult> = again.records.values().filter(|r| r.game == game).collect();
+        let count = |outcome| records.iter().filter(|r| r.verdict == outcome).count() as u64;
+        let sample = Sample {
+            won: count(Outcome::Won),
+            lost: count(Outcome::Lost),
+            unknown: count(Outcome::Unknown),
+        };
+        Resolved {
+            undecided: summary.unknown,
+            deals: records.iter().map(|r| r.deal).collect(),
+            sample,
+            win_rate: WinRate::with_sample(summary.won, summary.lost, summary.unknown, sample),
+            file: file.display().to_string(),
+        }
+    }
+}
+
+/// A game's results file by default.
+const DEFAULT_OUT: &str = "stats-{game}.jsonl";
+
+/// The results file of a game's deals solved again by default.
+const DEFAULT_RESOLVE_OUT: &str = "stats-{game}-resolve.jsonl";
 
 /// The run's answer in text: what was run, and each game's summary.
 fn text_answer(
     summaries: &[Summary],
     names: &[String],
     files: &[String],
-    range: &DealRange,
-    shard: Shard,
-    limits: &Limits,
-    threads: usize,
+    run: &str,
+    resolved: Option<(&ResolvePlan, &[Resolved])>,
 ) -> anyhow::Result<()> {
-    let shard_words = if shard == Shard::WHOLE {
-        String::new()
-    } else {
-        format!(", shard {shard}")
-    };
-    let mut text = format!(
-        "deals {range}{shard_words}; {}\n{}\n",
-        limits_words(limits, threads),
-        crate::cmd::solve::THOUGHTFUL
-    );
-    for ((summary, name), file) in summaries.iter().zip(names).zip(files) {
+    let mut text = format!("{run}\n{}\n", crate::cmd::solve::THOUGHTFUL);
+    for (g, ((summary, name), file)) in summaries.iter().zip(names).zip(files).enumerate() {
         text.push('\n');
         text.push_str(&summary_text(summary, name, Some(file)));
+        if let Some((plan, samples)) = resolved {
+            text.push_str(&resolved_text(&samples[g], plan));
+        }
     }
     output::print(&text)
+}
+
+/// What solving again a game's first undecided deals found, as text.
+fn resolved_text(resolved: &Resolved, plan: &ResolvePlan) -> String {
+    let sample = &resolved.sample;
+    let rate = &resolved.win_rate;
+    format!(
+        "  solved again: the first {} of its {} undecided deals, at {} a deal: won {}, lost {}, unknown {}\n  \
+         estimated win rate {:.1} %, 95 % interval {:.1} % to {:.1} % (still undecided deals counted as lost, and as won)\n  \
+         results in {}\n",
+        sample.len(),
+        resolved.undecided,
+        search_limit(&plan.limits).unwrap_or_else(|| NO_LIMIT.to_string()),
+        sample.won,
+        sample.lost,
+        sample.unknown,
+        rate.point * 100.0,
+        rate.interval.low * 100.0,
+        rate.interval.high * 100.0,
+        resolved.file,
+    )
 }
 
 /// `patience stats merge FILES...`.
@@ -294,6 +496,7 @@ fn merge(args: &MergeArgs, json: bool) -> anyhow::Result<()> {
                 .map(|summary| GameJson {
                     summary,
                     file: None,
+                    resolved: None,
                 })
                 .collect(),
             thoughtful: true,
@@ -341,12 +544,9 @@ fn games(args: &StatsArgs) -> anyhow::Result<Vec<RuleSet>> {
     Ok(games)
 }
 
-/// The results file of a game: `--out` with `{game}` replaced by its id, or `stats-GAME.jsonl`.
-fn out_path(out: Option<&str>, game: &str) -> PathBuf {
-    match out {
-        Some(pattern) => PathBuf::from(pattern.replace("{game}", game)),
-        None => PathBuf::from(format!("stats-{game}.jsonl")),
-    }
+/// The results file of a game: the pattern `out` given, else `default`, with `{game}` replaced by its id.
+fn out_path(out: Option<&str>, game: &str, default: &str) -> PathBuf {
+    PathBuf::from(out.unwrap_or(default).replace("{game}", game))
 }
 
 /// A progress bar on standard error with the rate and the time left, hidden when standard error is not a
@@ -415,18 +615,35 @@ fn summary_text(summary: &Summary, name: &str, file: Option<&str>) -> String {
 }
 
 /// The summaries as a Markdown table, with a line saying what was run.
-fn summary_table(summaries: &[Summary], names: &[String], range: &str, limits: &Limits) -> String {
+fn summary_table(
+    summaries: &[Summary],
+    names: &[String],
+    range: &str,
+    limits: &Limits,
+    resolved: Option<(&ResolvePlan, &[Resolved])>,
+) -> String {
     let limit =
         search_limit(limits).map_or(NO_LIMIT.to_string(), |limit| format!("{limit} a deal"));
     let mut text = format!(
-        "Deals {range}, {limit}; the win rate counts unknown deals as lost, and the interval is the conservative 95 % interval.\n\n\
-         | game | won | lost | unknown | win rate | 95 % interval | mean time | median time | max time |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        "Deals {range}, {limit}; the win rate counts unknown deals as lost, and the interval is the conservative 95 % interval."
     );
-    for (summary, name) in summaries.iter().zip(names) {
+    let mut head = "| game | won | lost | unknown | win rate | 95 % interval | mean time | median time | max time |"
+        .to_string();
+    let mut rule = "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |".to_string();
+    if let Some((plan, _)) = resolved {
+        text.push_str(&format!(
+            " The estimate takes the first {} undecided deals of each game solved again, {} a deal: won / lost / unknown among them, the win rate estimated with them and its 95 % interval.",
+            plan.count,
+            search_limit(&plan.limits).unwrap_or_else(|| NO_LIMIT.to_string())
+        ));
+        head.push_str(" solved again | estimate | its 95 % interval |");
+        rule.push_str(" ---: | ---: | ---: |");
+    }
+    text.push_str(&format!("\n\n{head}\n{rule}\n"));
+    for (g, (summary, name)) in summaries.iter().zip(names).enumerate() {
         let rate = &summary.win_rate;
         text.push_str(&format!(
-            "| {name} | {} | {} | {} | {:.1} % | {:.1} – {:.1} % | {:.3} s | {:.3} s | {:.3} s |\n",
+            "| {name} | {} | {} | {} | {:.1} % | {:.1} – {:.1} % | {:.3} s | {:.3} s | {:.3} s |",
             summary.won,
             summary.lost,
             summary.unknown,
@@ -437,6 +654,20 @@ fn summary_table(summaries: &[Summary], names: &[String], range: &str, limits: &
             summary.seconds.median,
             summary.seconds.max,
         ));
+        if let Some((_, samples)) = resolved {
+            let resolved = &samples[g];
+            let (sample, rate) = (&resolved.sample, &resolved.win_rate);
+            text.push_str(&format!(
+                " {} / {} / {} | {:.1} % | {:.1} – {:.1} % |",
+                sample.won,
+                sample.lost,
+                sample.unknown,
+                rate.point * 100.0,
+                rate.interval.low * 100.0,
+                rate.interval.high * 100.0,
+            ));
+        }
+        text.push('\n');
     }
     text
 }
