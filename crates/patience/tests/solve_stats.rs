@@ -773,3 +773,36 @@ fn resolve_refuses_what_cannot_give_an_estimate() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn resolve_with_no_deal_undecided_says_so() {
+    let out = temp("ff-resolve-none.jsonl");
+    let again = temp("ff-resolve-none-again.jsonl");
+    let text = String::from_utf8(
+        ok(&[
+            "stats",
+            "fortunes-favor",
+            "--deals",
+            "1..3",
+            "--threads",
+            "1",
+            "--node-limit",
+            "100000",
+            "--out",
+            &out,
+            "--resolve",
+            "2",
+            "--resolve-node-limit",
+            "200000",
+            "--resolve-out",
+            &again,
+        ])
+        .stdout,
+    )
+    .expect("UTF-8");
+    assert!(text.contains("won 3, lost 0, unknown 0"), "{text}");
+    assert!(
+        text.contains("solved again: none, no deal is undecided"),
+        "{text}"
+    );
+}

@@ -435,6 +435,9 @@ fn text_answer(
 fn resolved_text(resolved: &Resolved, plan: &ResolvePlan) -> String {
     let sample = &resolved.sample;
     let rate = &resolved.win_rate;
+    if resolved.undecided == 0 {
+        return "  solved again: none, no deal is undecided\n".to_string();
+    }
     format!(
         "  solved again: the first {} of its {} undecided deals, at {} a deal: won {}, lost {}, unknown {}\n  \
          estimated win rate {:.1} %, 95 % interval {:.1} % to {:.1} % (still undecided deals counted as lost, and as won)\n  \
