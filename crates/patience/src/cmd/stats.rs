@@ -434,13 +434,13 @@ fn text_answer(
 /// What solving again a game's first undecided deals found, as text.
 fn resolved_text(resolved: &Resolved, plan: &ResolvePlan) -> String {
     let sample = &resolved.sample;
-    let rate = &resolved.win_rate;
     if resolved.undecided == 0 {
         return "  solved again: none, no deal is undecided\n".to_string();
     }
+    let (point, low, high) = percents(&resolved.win_rate);
     format!(
         "  solved again: the first {} of its {} undecided deals, at {} a deal: won {}, lost {}, unknown {}\n  \
-         estimated win rate {:.1} %, 95 % interval {:.1} % to {:.1} % (still undecided deals counted as lost, and as won)\n  \
+         estimated win rate {point:.1} %, 95 % interval {low:.1} % to {high:.1} % (still undecided deals counted as lost, and as won)\n  \
          results in {}\n",
         sample.len(),
         resolved.undecided,
@@ -448,9 +448,6 @@ fn resolved_text(resolved: &Resolved, plan: &ResolvePlan) -> String {
         sample.won,
         sample.lost,
         sample.unknown,
-        rate.point * 100.0,
-        rate.interval.low * 100.0,
-        rate.interval.high * 100.0,
         resolved.file,
     )
 }
@@ -588,18 +585,24 @@ fn search_limit(limits: &Limits) -> Option<String> {
     }
 }
 
+/// A win rate's point and interval, in per cent.
+fn percents(rate: &WinRate) -> (f64, f64, f64) {
+    (
+        rate.point * 100.0,
+        rate.interval.low * 100.0,
+        rate.interval.high * 100.0,
+    )
+}
+
 /// One game's summary as text.
 fn summary_text(summary: &Summary, name: &str, file: Option<&str>) -> String {
-    let rate = &summary.win_rate;
+    let (point, low, high) = percents(&summary.win_rate);
     let mut text = format!(
-        "{name}: {} deals\n  won {}, lost {}, unknown {}\n  win rate {:.1} % (unknown deals counted as lost), conservative 95 % interval {:.1} % to {:.1} %\n",
+        "{name}: {} deals\n  won {}, lost {}, unknown {}\n  win rate {point:.1} % (unknown deals counted as lost), conservative 95 % interval {low:.1} % to {high:.1} %\n",
         summary.deals,
         summary.won,
         summary.lost,
         summary.unknown,
-        rate.point * 100.0,
-        rate.interval.low * 100.0,
-        rate.interval.high * 100.0,
     );
     let s = &summary.seconds;
     text.push_str(&format!(
@@ -644,30 +647,22 @@ fn summary_table(
     }
     text.push_str(&format!("\n\n{head}\n{rule}\n"));
     for (g, (summary, name)) in summaries.iter().zip(names).enumerate() {
-        let rate = &summary.win_rate;
+        let (point, low, high) = percents(&summary.win_rate);
         text.push_str(&format!(
-            "| {name} | {} | {} | {} | {:.1} % | {:.1} – {:.1} % | {:.3} s | {:.3} s | {:.3} s |",
+            "| {name} | {} | {} | {} | {point:.1} % | {low:.1} – {high:.1} % | {:.3} s | {:.3} s | {:.3} s |",
             summary.won,
             summary.lost,
             summary.unknown,
-            rate.point * 100.0,
-            rate.interval.low * 100.0,
-            rate.interval.high * 100.0,
             summary.seconds.mean,
             summary.seconds.median,
             summary.seconds.max,
         ));
         if let Some((_, samples)) = resolved {
-            let resolved = &samples[g];
-            let (sample, rate) = (&resolved.sample, &resolved.win_rate);
+            let sample = &samples[g].sample;
+            let (point, low, high) = percents(&samples[g].win_rate);
             text.push_str(&format!(
-                " {} / {} / {} | {:.1} % | {:.1} – {:.1} % |",
-                sample.won,
-                sample.lost,
-                sample.unknown,
-                rate.point * 100.0,
-                rate.interval.low * 100.0,
-                rate.interval.high * 100.0,
+                " {} / {} / {} | {point:.1} % | {low:.1} – {high:.1} % |",
+                sample.won, sample.lost, sample.unknown,
             ));
         }
         text.push('\n');
