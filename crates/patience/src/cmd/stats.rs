@@ -98,9 +98,11 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
         .iter()
         .map(|g| Summary::of(&g.id, run.records.values()))
         .collect();
+    // Stopped by Ctrl-C: the deals solved and those there were to solve.
+    let mut stopped = run.stopped.then_some((run.solved, run.to_solve));
     // The first deals by number of each game's undecided ones, solved again: chosen so, they are a sample of
     // them that does not hang on how they come out.
-    let resolved = match &resolve {
+    let resolved: Option<Vec<Resolved>> = match &resolve {
         Some(plan) if !run.stopped => {
             let picks: Vec<Vec<u64>> = games
                 .iter()
@@ -114,24 +116,23 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
                 })
                 .collect();
             let again = solve_deals(&games, &resolve_paths, &picks, &plan.limits, threads)?;
-            let samples = games
-                .iter()
-                .zip(&summaries)
-                .zip(&resolve_paths)
-                .map(|((g, summary), path)| Resolved::of(summary, &g.id, &again, path))
-                .collect();
-            Some((samples, again))
+            if again.stopped {
+                // The estimate would stand on the deals quickest to decide, so there is none.
+                stopped = Some((again.solved, again.to_solve));
+                None
+            } else {
+                Some(
+                    games
+                        .iter()
+                        .zip(&summaries)
+                        .zip(&resolve_paths)
+                        .map(|((g, summary), path)| Resolved::of(summary, &g.id, &again, path))
+                        .collect(),
+                )
+            }
         }
         _ => None,
     };
-    // Stopped while solving again: the estimate would stand on the deals quickest to decide, so there is none.
-    let stopped = [Some(&run), resolved.as_ref().map(|(_, again)| again)]
-        .into_iter()
-        .flatten()
-        .find(|solved| solved.stopped)
-        .map(|solved| (solved.solved, solved.to_solve));
-    let resolved: Option<Vec<Resolved>> =
-        resolved.and_then(|(samples, again)| (!again.stopped).then_some(samples));
 
     let names: Vec<String> = games
         .iter()
@@ -389,16 +390,20 @@ struct Resolved {
 impl Resolved {
     /// Game `game`'s sample among the records `again` of the deals solved again, its run summed up in `summary`.
     fn of(summary: &Summary, game: &str, again: &Solved, file: &Path) -> Resolved {
-        let records: Vec<&DealResult> = again.records.values().filter(|r| r.game == game).collect();
-        let count = |outcome| records.iter().filter(|r| r.verdict == outcome).count() as u64;
+        let solved = Summary::of(game, again.records.values());
         let sample = Sample {
-            won: count(Outcome::Won),
-            lost: count(Outcome::Lost),
-            unknown: count(Outcome::Unknown),
+            won: solved.won,
+            lost: solved.lost,
+            unknown: solved.unknown,
         };
         Resolved {
             undecided: summary.unknown,
-            deals: records.iter().map(|r| r.deal).collect(),
+            deals: again
+                .records
+                .values()
+                .filter(|r| r.game == game)
+                .map(|r| r.deal)
+                .collect(),
             sample,
             win_rate: WinRate::with_sample(summary.won, summary.lost, summary.unknown, sample),
             file: file.display().to_string(),
