@@ -1,9 +1,10 @@
 //! Win rates drawn as an SVG chart, written by hand: one bar a game for the win rate (unknown deals counted as
-//! losses), its conservative 95 % interval as an error bar, on an axis from 0 to 100 %.
+//! losses), its conservative 95 % interval as an error bar, and where undecided deals were solved again
+//! (`--resolve`) the rate estimated with them as a diamond with its own interval, on an axis from 0 to 100 %.
 
 use std::fmt::Write;
 
-use patience_solver::stats::Summary;
+use patience_solver::stats::{Summary, WinRate};
 
 /// Height of the plotting area, in pixels.
 const PLOT_HEIGHT: f64 = 300.0;
@@ -17,8 +18,9 @@ const RIGHT: f64 = 30.0;
 const TOP: f64 = 80.0;
 const BOTTOM: f64 = 110.0;
 
-/// The chart of these games' win rates, with `title` above it, as the text of an SVG file.
-pub fn win_rates(summaries: &[Summary], title: &str) -> String {
+/// The chart of these games' win rates, with `title` above it, as the text of an SVG file; `estimates[g]`, if
+/// there is one, is game `g`'s win rate estimated with undecided deals solved again.
+pub fn win_rates(summaries: &[Summary], estimates: &[Option<&WinRate>], title: &str) -> String {
     let games = summaries.len().max(1) as f64;
     let width = (LEFT + RIGHT + SLOT * games).max(MIN_WIDTH);
     // The games' slots, centred in the plotting area.
@@ -44,6 +46,13 @@ pub fn win_rates(summaries: &[Summary], title: &str) -> String {
         r##"<text x="{}" y="48" text-anchor="middle" font-size="11" fill="#444">Bars: deals won, unknown deals counted as lost. Error bars: conservative 95 % Wilson interval.</text>"##,
         width / 2.0
     );
+    if estimates.iter().any(Option::is_some) {
+        let _ = writeln!(
+            svg,
+            r##"<text x="{}" y="64" text-anchor="middle" font-size="11" fill="{ESTIMATE}">Diamonds: win rate estimated with undecided deals solved again, and its 95 % interval.</text>"##,
+            width / 2.0
+        );
+    }
     // Grid lines and tick labels every 10 %.
     for tick in 0..=10 {
         let rate = tick as f64 / 10.0;
@@ -111,6 +120,9 @@ pub fn win_rates(summaries: &[Summary], title: &str) -> String {
             top - 4.0,
             rate.point * 100.0
         );
+        if let Some(estimate) = estimates.get(i).copied().flatten() {
+            estimate_mark(&mut svg, cx - SLOT * 0.18, estimate, &summary.game, &y);
+        }
         let label_y = TOP + PLOT_HEIGHT + 16.0;
         let name_y = label_y + 16.0;
         let _ = writeln!(
@@ -126,6 +138,54 @@ pub fn win_rates(summaries: &[Summary], title: &str) -> String {
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// The colour of the estimates.
+const ESTIMATE: &str = "#b5460f";
+
+/// A game's estimated win rate at `x` (left of the bar's own interval and label): a diamond at the estimate,
+/// labelled on its left, and a line across its interval, with `y` the height of a rate.
+fn estimate_mark(
+    svg: &mut String,
+    x: f64,
+    estimate: &WinRate,
+    game: &str,
+    y: &impl Fn(f64) -> f64,
+) {
+    let (point, low, high) = (
+        y(estimate.point),
+        y(estimate.interval.low),
+        y(estimate.interval.high),
+    );
+    let cap = SLOT * 0.06;
+    let size = 5.0;
+    let _ = writeln!(
+        svg,
+        r##"<path d="M{x} {low} V{high} M{} {low} H{} M{} {high} H{}" stroke="{ESTIMATE}" stroke-width="1.5" fill="none"/>"##,
+        x - cap,
+        x + cap,
+        x - cap,
+        x + cap
+    );
+    let _ = writeln!(
+        svg,
+        r##"<path d="M{x} {} L{} {point} L{x} {} L{} {point} Z" fill="{ESTIMATE}" stroke="white" stroke-width="1"><title>{}: estimated {:.1} % ({:.1} – {:.1} %)</title></path>"##,
+        point - size,
+        x + size,
+        point + size,
+        x - size,
+        escape(game),
+        estimate.point * 100.0,
+        estimate.interval.low * 100.0,
+        estimate.interval.high * 100.0
+    );
+    let _ = writeln!(
+        svg,
+        r##"<text x="{}" y="{}" text-anchor="end" font-size="10" fill="{ESTIMATE}" stroke="white" stroke-width="3" paint-order="stroke">{:.1} %</text>"##,
+        x - size - 2.0,
+        point + 3.5,
+        estimate.point * 100.0
+    );
 }
 
 /// Text made safe for SVG: `&`, `<`, `>` and `"` escaped.

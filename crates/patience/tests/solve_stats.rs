@@ -709,6 +709,174 @@ fn resolve_solves_the_first_undecided_deals_again_and_estimates_the_rate_from_th
     let text = String::from_utf8(ok(&args[1..]).stdout).expect("UTF-8");
     assert!(text.contains("solved again: the first 6 of its"), "{text}");
     assert!(text.contains("estimated win rate"), "{text}");
+
+    // A merge of the two files gives the same estimate.
+    let merged = ok_json(&["stats", "merge", &out, "--resolved", &again, "--json"]);
+    let merged = &merged["games"][0]["resolved"];
+    assert_eq!(merged["win_rate"], resolved["win_rate"]);
+    assert_eq!(merged["deals"], resolved["deals"]);
+    assert!(merged.get("file").is_none());
+}
+
+/// A results file of `game` written by hand, one record a `(deal, verdict)`.
+fn write_records(path: &str, game: &str, records: &[(u64, &str)]) {
+    let text: String = records
+        .iter()
+        .map(|(deal, verdict)| {
+            let limit = if *verdict == "unknown" { r#""nodes""# } else { "null" };
+            format!(
+                r#"{{"game":"{game}","deal":{deal},"verdict":"{verdict}","limit":{limit},"moves":null,"nodes":5,"seconds":0.1}}"#
+            ) + "\n"
+        })
+        .collect();
+    std::fs::write(path, text).expect("write");
+}
+
+#[test]
+fn merge_estimates_from_the_shards_deals_solved_again_and_leaves_out_what_follows_a_gap() {
+    // Deals 1..12 in two shards (odd and even deals); each shard solved its first three undecided deals again.
+    let odd = temp("gap-odd.jsonl");
+    let even = temp("gap-even.jsonl");
+    let odd_again = temp("gap-odd-again.jsonl");
+    let even_again = temp("gap-even-again.jsonl");
+    write_records(
+        &odd,
+        "chameleon",
+        &[
+            (1, "unknown"),
+            (3, "won"),
+            (5, "unknown"),
+            (7, "unknown"),
+            (9, "lost"),
+            (11, "unknown"),
+        ],
+    );
+    write_records(
+        &even,
+        "chameleon",
+        &[
+            (2, "unknown"),
+            (4, "unknown"),
+            (6, "lost"),
+            (8, "unknown"),
+            (10, "won"),
+            (12, "unknown"),
+        ],
+    );
+    write_records(
+        &odd_again,
+        "chameleon",
+        &[(1, "won"), (5, "lost"), (7, "won"), (11, "lost")],
+    );
+    write_records(
+        &even_again,
+        "chameleon",
+        &[(2, "lost"), (4, "won"), (8, "unknown")],
+    );
+    let merge = |files: &[&str]| {
+        let mut args = vec!["--json", "stats", "merge", &odd, &even, "--resolved"];
+        args.extend_from_slice(files);
+        patience(&args)
+    };
+    let answer = merge(&[&odd_again, &even_again]);
+    assert!(answer.status.success());
+    assert!(
+        answer.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&answer.stderr)
+    );
+    let report: Value = serde_json::from_slice(&answer.stdout).expect("JSON");
+    let game = &report["games"][0];
+    assert_eq!(
+        (game["won"].as_u64(), game["unknown"].as_u64()),
+        (Some(2), Some(8))
+    );
+    let resolved = &game["resolved"];
+    assert_eq!(resolved["undecided"], 8);
+    assert_eq!(resolved["deals"], serde_json::json!([1, 2, 4, 5, 7, 8, 11]));
+    assert_eq!(
+        resolved["sample"],
+        serde_json::json!({"won": 3, "lost": 3, "unknown": 1})
+    );
+    let expected = patience_solver::stats::WinRate::with_sample(
+        2,
+        2,
+        8,
+        patience_solver::stats::Sample {
+            won: 3,
+            lost: 3,
+            unknown: 1,
+        },
+    );
+    assert_eq!(resolved["win_rate"]["point"].as_f64(), Some(expected.point));
+
+    // The odd shard was stopped while solving deal 7 again, after deal 11 was done: deal 11 is left out, and said
+    // so.
+    write_records(
+        &odd_again,
+        "chameleon",
+        &[(1, "won"), (5, "lost"), (11, "lost")],
+    );
+    let answer = merge(&[&odd_again, &even_again]);
+    let stderr = String::from_utf8_lossy(&answer.stderr);
+    assert!(stderr.contains("deal 7 of chameleon"), "{stderr}");
+    assert!(stderr.contains("the 1 after it are left out"), "{stderr}");
+    let report: Value = serde_json::from_slice(&answer.stdout).expect("JSON");
+    assert_eq!(
+        report["games"][0]["resolved"]["deals"],
+        serde_json::json!([1, 2, 4, 5, 8])
+    );
+
+    // Deals decided in the results files, or not in them, are no part of the sample.
+    write_records(
+        &odd_again,
+        "chameleon",
+        &[
+            (1, "won"),
+            (3, "won"),
+            (5, "lost"),
+            (7, "won"),
+            (11, "lost"),
+            (40, "won"),
+        ],
+    );
+    let answer = merge(&[&odd_again, &even_again]);
+    let stderr = String::from_utf8_lossy(&answer.stderr);
+    assert!(
+        stderr.contains(
+            "not undecided in the results files (decided there, or not there at all): 2;"
+        ),
+        "{stderr}"
+    );
+
+    // In text, and on the chart.
+    let svg = temp("gap.svg");
+    let text = String::from_utf8(
+        ok(&[
+            "stats",
+            "merge",
+            &odd,
+            &even,
+            "--plot",
+            &svg,
+            "--resolved",
+            &odd_again,
+            &even_again,
+        ])
+        .stdout,
+    )
+    .expect("UTF-8");
+    assert!(
+        text.contains("solved again: 7 of its 8 undecided deals: won 3, lost 3, unknown 1"),
+        "{text}"
+    );
+    assert!(std::fs::read_to_string(&svg)
+        .expect("a chart")
+        .contains("Diamonds"));
+
+    // A file both merged and taken as solved again is refused.
+    let error = fails(&["stats", "merge", &odd, &even, "--resolved", &odd]);
+    assert!(error.contains("also one of the results files"), "{error}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! game's win rate with its conservative 95 % interval, time and nodes per deal. `patience stats merge FILES...`
 //! combines results files, such as the shards of one run.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Mutex;
@@ -13,7 +13,8 @@ use anyhow::{anyhow, bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use patience_core::RuleSet;
 use patience_solver::stats::{
-    batch, results, DealRange, DealResult, Outcome, Sample, Shard, Stopped, Summary, WinRate,
+    batch, fair_sample, results, DealRange, DealResult, Outcome, Sample, Shard, Stopped, Summary,
+    WinRate,
 };
 use patience_solver::Limits;
 use serde::Serialize;
@@ -126,7 +127,11 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
                         .iter()
                         .zip(&summaries)
                         .zip(&resolve_paths)
-                        .map(|((g, summary), path)| Resolved::of(summary, &g.id, &again, path))
+                        .map(|((g, summary), path)| {
+                            let records: Vec<&DealResult> =
+                                again.records.values().filter(|r| r.game == g.id).collect();
+                            Resolved::of(summary, &records, Some(path.display().to_string()))
+                        })
                         .collect(),
                 )
             }
@@ -140,7 +145,12 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
         .collect();
     let files: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     if let Some(svg) = &args.plot {
-        write_plot(svg, &summaries, &format!("Win rates, deals {range}"))?;
+        write_plot(
+            svg,
+            &summaries,
+            resolved.as_deref(),
+            &format!("Win rates, deals {range}"),
+        )?;
     }
     let printed = if json {
         output::print_json(&StatsJson {
@@ -194,10 +204,13 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Records by game and deal, one each (see `results::merge`).
+type Records = BTreeMap<(String, u64), DealResult>;
+
 /// What a batch of deals came to: the best record of each deal (those recorded before and those solved now), and
 /// whether Ctrl-C stopped it.
 struct Solved {
-    records: BTreeMap<(String, u64), DealResult>,
+    records: Records,
     stopped: bool,
     /// The deals there were to solve, and those solved.
     to_solve: usize,
@@ -383,14 +396,15 @@ struct Resolved {
     sample: Sample,
     /// The win rate estimated with them (see `WinRate::with_sample`).
     win_rate: WinRate,
-    /// Their results file.
-    file: String,
+    /// Their results file (absent for a merge, which names its files on its command line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
 }
 
 impl Resolved {
-    /// Game `game`'s sample among the records `again` of the deals solved again, its run summed up in `summary`.
-    fn of(summary: &Summary, game: &str, again: &Solved, file: &Path) -> Resolved {
-        let solved = Summary::of(game, again.records.values());
+    /// The sample `records` (the game's deals solved again), its run summed up in `summary`.
+    fn of(summary: &Summary, records: &[&DealResult], file: Option<String>) -> Resolved {
+        let solved = Summary::of(&summary.game, records.iter().copied());
         let sample = Sample {
             won: solved.won,
             lost: solved.lost,
@@ -398,15 +412,10 @@ impl Resolved {
         };
         Resolved {
             undecided: summary.unknown,
-            deals: again
-                .records
-                .values()
-                .filter(|r| r.game == game)
-                .map(|r| r.deal)
-                .collect(),
+            deals: records.iter().map(|r| r.deal).collect(),
             sample,
             win_rate: WinRate::with_sample(summary.won, summary.lost, summary.unknown, sample),
-            file: file.display().to_string(),
+            file,
         }
     }
 }
@@ -430,45 +439,48 @@ fn text_answer(
         text.push('\n');
         text.push_str(&summary_text(summary, name, Some(file)));
         if let Some((plan, samples)) = resolved {
-            text.push_str(&resolved_text(&samples[g], plan));
+            let sample = &samples[g];
+            let which = format!(
+                "the first {} of its {} undecided deals, at {} a deal",
+                sample.sample.len(),
+                sample.undecided,
+                search_limit(&plan.limits).unwrap_or_else(|| NO_LIMIT.to_string()),
+            );
+            text.push_str(&resolved_text(sample, &which));
         }
     }
     output::print(&text)
 }
 
-/// What solving again a game's first undecided deals found, as text.
-fn resolved_text(resolved: &Resolved, plan: &ResolvePlan) -> String {
+/// What solving again `which` of a game's undecided deals found, as text.
+fn resolved_text(resolved: &Resolved, which: &str) -> String {
     let sample = &resolved.sample;
     if resolved.undecided == 0 {
         return "  solved again: none, no deal is undecided\n".to_string();
     }
     let (point, low, high) = percents(&resolved.win_rate);
-    format!(
-        "  solved again: the first {} of its {} undecided deals, at {} a deal: won {}, lost {}, unknown {}\n  \
-         estimated win rate {point:.1} %, 95 % interval {low:.1} % to {high:.1} % (still undecided deals counted as lost, and as won)\n  \
-         results in {}\n",
-        sample.len(),
-        resolved.undecided,
-        search_limit(&plan.limits).unwrap_or_else(|| NO_LIMIT.to_string()),
-        sample.won,
-        sample.lost,
-        sample.unknown,
-        resolved.file,
-    )
+    let mut text = format!(
+        "  solved again: {which}: won {}, lost {}, unknown {}\n  \
+         estimated win rate {point:.1} %, 95 % interval {low:.1} % to {high:.1} % (still undecided deals counted as lost, and as won)\n",
+        sample.won, sample.lost, sample.unknown,
+    );
+    if let Some(file) = &resolved.file {
+        text.push_str(&format!("  results in {file}\n"));
+    }
+    text
 }
 
-/// `patience stats merge FILES...`.
+/// `patience stats merge FILES... [--resolved FILES...]`.
 fn merge(args: &MergeArgs, json: bool) -> anyhow::Result<()> {
+    if let Some(both) = args.resolved.iter().find(|f| args.files.contains(f)) {
+        bail!(
+            "--resolved {}: that file is also one of the results files; the deals solved again go after --resolved alone",
+            both.display()
+        );
+    }
     let mut records = Vec::new();
     for path in &args.files {
-        if !path.exists() {
-            bail!("{}: no such results file", path.display());
-        }
-        let file = results::read(path)?;
-        for warning in &file.warnings {
-            eprintln!("warning: {warning}");
-        }
-        records.extend(file.records);
+        records.extend(read_results(path)?.records);
     }
     let merged = results::merge(records)?;
     let mut games: Vec<&str> = merged.keys().map(|(game, _)| game.as_str()).collect();
@@ -477,8 +489,13 @@ fn merge(args: &MergeArgs, json: bool) -> anyhow::Result<()> {
         .iter()
         .map(|g| Summary::of(g, merged.values()))
         .collect();
+    let resolved = if args.resolved.is_empty() {
+        None
+    } else {
+        Some(merged_samples(&args.resolved, &merged, &summaries)?)
+    };
     if let Some(out) = &args.out {
-        if args.files.iter().any(|f| f == out) {
+        if args.files.iter().chain(&args.resolved).any(|f| f == out) {
             bail!(
                 "--out {}: that is one of the files being merged; write to a new file",
                 out.display()
@@ -490,7 +507,7 @@ fn merge(args: &MergeArgs, json: bool) -> anyhow::Result<()> {
         }
     }
     if let Some(svg) = &args.plot {
-        write_plot(svg, &summaries, "Win rates")?;
+        write_plot(svg, &summaries, resolved.as_deref(), "Win rates")?;
     }
     if json {
         return output::print_json(&StatsJson {
@@ -498,34 +515,137 @@ fn merge(args: &MergeArgs, json: bool) -> anyhow::Result<()> {
             shard: None,
             games: summaries
                 .iter()
-                .map(|summary| GameJson {
+                .enumerate()
+                .map(|(g, summary)| GameJson {
                     summary,
                     file: None,
-                    resolved: None,
+                    resolved: resolved.as_ref().map(|samples| &samples[g]),
                 })
                 .collect(),
             thoughtful: true,
         });
     }
+    let count = |n: usize| if n == 1 { "file" } else { "files" };
     let mut text = format!(
-        "{} records from {} {}\n",
+        "{} records from {} {}",
         merged.len(),
         args.files.len(),
-        if args.files.len() == 1 {
-            "file"
-        } else {
-            "files"
-        }
+        count(args.files.len())
     );
-    for summary in &summaries {
+    if !args.resolved.is_empty() {
+        text.push_str(&format!(
+            ", and deals solved again from {} {}",
+            args.resolved.len(),
+            count(args.resolved.len())
+        ));
+    }
+    text.push('\n');
+    for (g, summary) in summaries.iter().enumerate() {
         let name = match patience_core::builtin::rules(&summary.game) {
             Some(rules) => format!("{} ({})", rules.name, rules.id),
             None => summary.game.clone(),
         };
         text.push('\n');
         text.push_str(&summary_text(summary, &name, None));
+        if let Some(samples) = &resolved {
+            let sample = &samples[g];
+            let which = format!(
+                "{} of its {} undecided deals",
+                sample.sample.len(),
+                sample.undecided
+            );
+            text.push_str(&resolved_text(sample, &which));
+        }
     }
     output::print(&text)
+}
+
+/// A results file that must exist, read, its warnings printed.
+fn read_results(path: &Path) -> anyhow::Result<results::ResultsFile> {
+    if !path.exists() {
+        bail!("{}: no such results file", path.display());
+    }
+    let file = results::read(path)?;
+    for warning in &file.warnings {
+        eprintln!("warning: {warning}");
+    }
+    Ok(file)
+}
+
+/// Each game's sample of its undecided deals in the merged records `merged` (summed up in `summaries`), from the
+/// files of deals solved again `paths`: in each file, the deals undecided in `merged` up to the first that the
+/// file should hold and does not (see `patience_solver::stats::fair_sample`). What is left out is said on
+/// standard error.
+fn merged_samples(
+    paths: &[PathBuf],
+    merged: &Records,
+    summaries: &[Summary],
+) -> anyhow::Result<Vec<Resolved>> {
+    let files: Vec<(&PathBuf, Records)> = paths
+        .iter()
+        .map(|path| {
+            let records = results::merge(read_results(path)?.records)
+                .with_context(|| format!("in {}", path.display()))?;
+            Ok((path, records))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    // Of a deal solved again in several files, the record that says most; one won and one lost is an error.
+    let again = results::merge(
+        files
+            .iter()
+            .flat_map(|(_, records)| records.values().cloned()),
+    )?;
+    let elsewhere: BTreeSet<&str> = again
+        .keys()
+        .map(|(game, _)| game.as_str())
+        .filter(|game| summaries.iter().all(|s| s.game != *game))
+        .collect();
+    for game in elsewhere {
+        eprintln!("warning: the files of deals solved again hold deals of {game}, which the results files do not; they are left out");
+    }
+    let mut samples = Vec::new();
+    for summary in summaries {
+        let game = summary.game.as_str();
+        let undecided: BTreeSet<u64> = merged
+            .values()
+            .filter(|r| r.game == game && r.verdict == Outcome::Unknown)
+            .map(|r| r.deal)
+            .collect();
+        let mut kept: BTreeSet<u64> = BTreeSet::new();
+        let mut not_undecided = 0;
+        for (path, records) in &files {
+            let deals: BTreeSet<u64> = records
+                .keys()
+                .filter(|(g, _)| g == game)
+                .map(|&(_, deal)| deal)
+                .collect();
+            not_undecided += deals.difference(&undecided).count();
+            let sample = fair_sample(&undecided, &deals);
+            if let Some(gap) = sample.gap {
+                eprintln!(
+                    "warning: {}: deal {} of {game}, undecided in the results files, was not solved again, though \
+                     deals after it were (was the run stopped while solving them? The same command finishes it); \
+                     the {} after it are left out of the estimate, which they would bend towards the quicker deals",
+                    path.display(),
+                    gap.missing,
+                    gap.left_out
+                );
+            }
+            kept.extend(sample.deals);
+        }
+        if not_undecided > 0 {
+            eprintln!(
+                "warning: deals of {game} solved again but not undecided in the results files (decided there, or \
+                 not there at all): {not_undecided}; they are left out of the estimate"
+            );
+        }
+        let records: Vec<&DealResult> = kept
+            .iter()
+            .filter_map(|&deal| again.get(&(game.to_string(), deal)))
+            .collect();
+        samples.push(Resolved::of(summary, &records, None));
+    }
+    Ok(samples)
 }
 
 /// The games named, built-in and from rule files, each once.
@@ -675,8 +795,20 @@ fn summary_table(
     text
 }
 
-/// Writes the chart of the summaries to `path`.
-fn write_plot(path: &Path, summaries: &[Summary], title: &str) -> anyhow::Result<()> {
-    std::fs::write(path, plot::win_rates(summaries, title))
+/// Writes the chart of the summaries to `path`, with the estimates of `resolved` (one a summary) if there are.
+fn write_plot(
+    path: &Path,
+    summaries: &[Summary],
+    resolved: Option<&[Resolved]>,
+    title: &str,
+) -> anyhow::Result<()> {
+    let estimates: Vec<Option<&WinRate>> = (0..summaries.len())
+        .map(|g| {
+            resolved
+                .and_then(|samples| samples.get(g))
+                .map(|r| &r.win_rate)
+        })
+        .collect();
+    std::fs::write(path, plot::win_rates(summaries, &estimates, title))
         .with_context(|| format!("cannot write the chart {}", path.display()))
 }
