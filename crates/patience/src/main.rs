@@ -290,6 +290,9 @@ pub struct MergeArgs {
     /// Draw the win rates with their intervals as an SVG chart into this file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Print the summary as a Markdown table, one row a game.
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
     /// The files of the deals solved again (`--resolve-out` of the shards' runs), after the results files: estimate
     /// each game's win rate with those of its undecided deals, as one run's `--resolve` does.
     #[arg(long, value_name = "FILES", num_args = 1..)]

@@ -874,6 +874,31 @@ fn merge_estimates_from_the_shards_deals_solved_again_and_leaves_out_what_follow
         .expect("a chart")
         .contains("Diamonds"));
 
+    // As a Markdown table.
+    let table = String::from_utf8(
+        ok(&[
+            "stats",
+            "merge",
+            &odd,
+            &even,
+            "--markdown",
+            "--resolved",
+            &odd_again,
+            &even_again,
+        ])
+        .stdout,
+    )
+    .expect("UTF-8");
+    assert!(
+        table.starts_with("Merged: 12 records from 2 files"),
+        "{table}"
+    );
+    assert!(
+        table.contains("| Chameleon (chameleon) | 2 | 2 | 8 | 16.7 % |"),
+        "{table}"
+    );
+    assert!(table.contains(" 3 / 3 / 1 | "), "{table}");
+
     // A file both merged and taken as solved again is refused.
     let error = fails(&["stats", "merge", &odd, &even, "--resolved", &odd]);
     assert!(error.contains("also one of the results files"), "{error}");

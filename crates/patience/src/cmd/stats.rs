@@ -169,12 +169,20 @@ pub fn run(args: &StatsArgs, json: bool) -> anyhow::Result<()> {
             thoughtful: true,
         })
     } else if args.markdown {
+        let limit =
+            search_limit(&limits).map_or(NO_LIMIT.to_string(), |limit| format!("{limit} a deal"));
+        let how = resolve.as_ref().map(|plan| {
+            format!(
+                "the first {} undecided deals of each game solved again, {} a deal",
+                plan.count,
+                search_limit(&plan.limits).unwrap_or_else(|| NO_LIMIT.to_string())
+            )
+        });
         output::print(&summary_table(
             &summaries,
             &names,
-            &range.to_string(),
-            &limits,
-            resolve.as_ref().zip(resolved.as_deref()),
+            &format!("Deals {range}, {limit}"),
+            how.as_deref().zip(resolved.as_deref()),
         ))
     } else {
         let shard_words = if shard == Shard::WHOLE {
@@ -526,12 +534,35 @@ fn merge(args: &MergeArgs, json: bool) -> anyhow::Result<()> {
         });
     }
     let count = |n: usize| if n == 1 { "file" } else { "files" };
-    let mut text = format!(
+    let names: Vec<String> = summaries
+        .iter()
+        .map(
+            |summary| match patience_core::builtin::rules(&summary.game) {
+                Some(rules) => format!("{} ({})", rules.name, rules.id),
+                None => summary.game.clone(),
+            },
+        )
+        .collect();
+    let sources = format!(
         "{} records from {} {}",
         merged.len(),
         args.files.len(),
         count(args.files.len())
     );
+    if args.markdown {
+        let how = format!(
+            "each game's undecided deals solved again in the {} {} after --resolved, up to any gap",
+            args.resolved.len(),
+            count(args.resolved.len())
+        );
+        return output::print(&summary_table(
+            &summaries,
+            &names,
+            &format!("Merged: {sources}"),
+            resolved.as_deref().map(|samples| (how.as_str(), samples)),
+        ));
+    }
+    let mut text = sources;
     if !args.resolved.is_empty() {
         text.push_str(&format!(
             ", and deals solved again from {} {}",
@@ -540,13 +571,9 @@ fn merge(args: &MergeArgs, json: bool) -> anyhow::Result<()> {
         ));
     }
     text.push('\n');
-    for (g, summary) in summaries.iter().enumerate() {
-        let name = match patience_core::builtin::rules(&summary.game) {
-            Some(rules) => format!("{} ({})", rules.name, rules.id),
-            None => summary.game.clone(),
-        };
+    for (g, (summary, name)) in summaries.iter().zip(&names).enumerate() {
         text.push('\n');
-        text.push_str(&summary_text(summary, &name, None));
+        text.push_str(&summary_text(summary, name, None));
         if let Some(samples) = &resolved {
             let sample = &samples[g];
             let which = format!(
@@ -745,27 +772,23 @@ fn summary_text(summary: &Summary, name: &str, file: Option<&str>) -> String {
     text
 }
 
-/// The summaries as a Markdown table, with a line saying what was run.
+/// The summaries as a Markdown table, after `run`, a sentence saying what was run; with `resolved`, a sentence
+/// saying how the deals were solved again and each game's sample in three more columns.
 fn summary_table(
     summaries: &[Summary],
     names: &[String],
-    range: &str,
-    limits: &Limits,
-    resolved: Option<(&ResolvePlan, &[Resolved])>,
+    run: &str,
+    resolved: Option<(&str, &[Resolved])>,
 ) -> String {
-    let limit =
-        search_limit(limits).map_or(NO_LIMIT.to_string(), |limit| format!("{limit} a deal"));
     let mut text = format!(
-        "Deals {range}, {limit}; the win rate counts unknown deals as lost, and the interval is the conservative 95 % interval."
+        "{run}; the win rate counts unknown deals as lost, and the interval is the conservative 95 % interval."
     );
     let mut head = "| game | won | lost | unknown | win rate | 95 % interval | mean time | median time | max time |"
         .to_string();
     let mut rule = "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |".to_string();
-    if let Some((plan, _)) = resolved {
+    if let Some((how, _)) = resolved {
         text.push_str(&format!(
-            " The estimate takes the first {} undecided deals of each game solved again, {} a deal: won / lost / unknown among them, the win rate estimated with them and its 95 % interval.",
-            plan.count,
-            search_limit(&plan.limits).unwrap_or_else(|| NO_LIMIT.to_string())
+            " The estimate takes {how}: won / lost / unknown among them, the win rate estimated with them and its 95 % interval."
         ));
         head.push_str(" solved again | estimate | its 95 % interval |");
         rule.push_str(" ---: | ---: | ---: |");
