@@ -899,6 +899,17 @@ fn merge_estimates_from_the_shards_deals_solved_again_and_leaves_out_what_follow
     );
     assert!(table.contains(" 3 / 3 / 1 | "), "{table}");
 
+    // A game with none of its deals solved again has no estimate.
+    let none = temp("gap-none-again.jsonl");
+    write_records(&none, "gate", &[(1, "won")]);
+    let answer = patience(&["stats", "merge", &odd, &even, "--resolved", &none]);
+    let text = String::from_utf8_lossy(&answer.stdout);
+    assert!(
+        text.contains("solved again: none of its 8 undecided deals, so no estimate"),
+        "{text}"
+    );
+    assert!(String::from_utf8_lossy(&answer.stderr).contains("deals of gate"));
+
     // A file both merged and taken as solved again is refused.
     let error = fails(&["stats", "merge", &odd, &even, "--resolved", &odd]);
     assert!(error.contains("also one of the results files"), "{error}");

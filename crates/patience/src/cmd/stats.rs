@@ -466,6 +466,12 @@ fn resolved_text(resolved: &Resolved, which: &str) -> String {
     if resolved.undecided == 0 {
         return "  solved again: none, no deal is undecided\n".to_string();
     }
+    if sample.is_empty() {
+        return format!(
+            "  solved again: none of its {} undecided deals, so no estimate\n",
+            resolved.undecided
+        );
+    }
     let (point, low, high) = percents(&resolved.win_rate);
     let mut text = format!(
         "  solved again: {which}: won {}, lost {}, unknown {}\n  \
@@ -818,7 +824,8 @@ fn summary_table(
     text
 }
 
-/// Writes the chart of the summaries to `path`, with the estimates of `resolved` (one a summary) if there are.
+/// Writes the chart of the summaries to `path`, with the estimates of `resolved` (one a summary) where their
+/// samples hold deals.
 fn write_plot(
     path: &Path,
     summaries: &[Summary],
@@ -829,6 +836,7 @@ fn write_plot(
         .map(|g| {
             resolved
                 .and_then(|samples| samples.get(g))
+                .filter(|r| !r.sample.is_empty())
                 .map(|r| &r.win_rate)
         })
         .collect();
