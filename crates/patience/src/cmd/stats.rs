@@ -645,14 +645,14 @@ fn merged_samples(
             .map(|r| r.deal)
             .collect();
         let mut kept: BTreeSet<u64> = BTreeSet::new();
-        let mut not_undecided = 0;
+        let mut not_undecided: BTreeSet<u64> = BTreeSet::new();
         for (path, records) in &files {
             let deals: BTreeSet<u64> = records
                 .keys()
                 .filter(|(g, _)| g == game)
                 .map(|&(_, deal)| deal)
                 .collect();
-            not_undecided += deals.difference(&undecided).count();
+            not_undecided.extend(deals.difference(&undecided));
             let sample = fair_sample(&undecided, &deals);
             if let Some(gap) = sample.gap {
                 eprintln!(
@@ -666,10 +666,11 @@ fn merged_samples(
             }
             kept.extend(sample.deals);
         }
-        if not_undecided > 0 {
+        if !not_undecided.is_empty() {
             eprintln!(
                 "warning: deals of {game} solved again but not undecided in the results files (decided there, or \
-                 not there at all): {not_undecided}; they are left out of the estimate"
+                 not there at all): {}; they are left out of the estimate",
+                not_undecided.len()
             );
         }
         let records: Vec<&DealResult> = kept
