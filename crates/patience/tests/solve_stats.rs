@@ -773,11 +773,15 @@ fn merge_estimates_from_the_shards_deals_solved_again_and_leaves_out_what_follow
         "chameleon",
         &[(2, "lost"), (4, "won"), (8, "unknown")],
     );
-    let merge = |files: &[&str]| {
-        let mut args = vec!["--json", "stats", "merge", &odd, &even, "--resolved"];
+    // The two shards merged with `flags` and the files of deals solved again `files`.
+    let merge_with = |flags: &[&str], files: &[&str]| {
+        let mut args = vec!["stats", "merge", &odd, &even];
+        args.extend_from_slice(flags);
+        args.push("--resolved");
         args.extend_from_slice(files);
         patience(&args)
     };
+    let merge = |files: &[&str]| merge_with(&["--json"], files);
     let answer = merge(&[&odd_again, &even_again]);
     assert!(answer.status.success());
     assert!(
@@ -851,21 +855,9 @@ fn merge_estimates_from_the_shards_deals_solved_again_and_leaves_out_what_follow
 
     // In text, and on the chart.
     let svg = temp("gap.svg");
-    let text = String::from_utf8(
-        ok(&[
-            "stats",
-            "merge",
-            &odd,
-            &even,
-            "--plot",
-            &svg,
-            "--resolved",
-            &odd_again,
-            &even_again,
-        ])
-        .stdout,
-    )
-    .expect("UTF-8");
+    let plotted = merge_with(&["--plot", &svg], &[&odd_again, &even_again]);
+    assert!(plotted.status.success());
+    let text = String::from_utf8(plotted.stdout).expect("UTF-8");
     assert!(
         text.contains("solved again: 7 of its 8 undecided deals: won 3, lost 3, unknown 1"),
         "{text}"
@@ -875,20 +867,9 @@ fn merge_estimates_from_the_shards_deals_solved_again_and_leaves_out_what_follow
         .contains("Diamonds"));
 
     // As a Markdown table.
-    let table = String::from_utf8(
-        ok(&[
-            "stats",
-            "merge",
-            &odd,
-            &even,
-            "--markdown",
-            "--resolved",
-            &odd_again,
-            &even_again,
-        ])
-        .stdout,
-    )
-    .expect("UTF-8");
+    let tabled = merge_with(&["--markdown"], &[&odd_again, &even_again]);
+    assert!(tabled.status.success());
+    let table = String::from_utf8(tabled.stdout).expect("UTF-8");
     assert!(
         table.starts_with("Merged: 12 records from 2 files"),
         "{table}"
@@ -902,7 +883,7 @@ fn merge_estimates_from_the_shards_deals_solved_again_and_leaves_out_what_follow
     // A game with none of its deals solved again has no estimate.
     let none = temp("gap-none-again.jsonl");
     write_records(&none, "gate", &[(1, "won")]);
-    let answer = patience(&["stats", "merge", &odd, &even, "--resolved", &none]);
+    let answer = merge_with(&[], &[&none]);
     let text = String::from_utf8_lossy(&answer.stdout);
     assert!(
         text.contains("solved again: none of its 8 undecided deals, so no estimate"),

@@ -40,36 +40,29 @@ pub struct Gap {
 /// counts those).
 pub fn fair_sample(undecided: &BTreeSet<u64>, resolved: &BTreeSet<u64>) -> FairSample {
     let held: Vec<u64> = resolved.intersection(undecided).copied().collect();
-    let (Some(&first), Some(&last)) = (held.first(), held.last()) else {
-        return FairSample {
-            deals: held,
-            gap: None,
-        };
+    let whole = |held: Vec<u64>| FairSample {
+        deals: held,
+        gap: None,
     };
+    let (&first, &last) = match held.as_slice() {
+        [first, .., last] => (first, last),
+        _ => return whole(held),
+    };
+    // Above 0: the deals held differ.
     let spacing = held.iter().fold(0, |g, &deal| gcd(g, deal - first));
-    let missing = (spacing > 0)
-        .then(|| {
-            undecided
-                .range(first..=last)
-                .find(|&&deal| (deal - first) % spacing == 0 && !resolved.contains(&deal))
-                .copied()
-        })
-        .flatten();
-    match missing {
-        None => FairSample {
-            deals: held,
-            gap: None,
-        },
-        Some(missing) => {
-            let kept = held.partition_point(|&deal| deal < missing);
-            FairSample {
-                gap: Some(Gap {
-                    missing,
-                    left_out: held.len() - kept,
-                }),
-                deals: held[..kept].to_vec(),
-            }
-        }
+    let Some(&missing) = undecided
+        .range(first..=last)
+        .find(|&&deal| (deal - first) % spacing == 0 && !resolved.contains(&deal))
+    else {
+        return whole(held);
+    };
+    let kept = held.partition_point(|&deal| deal < missing);
+    FairSample {
+        gap: Some(Gap {
+            missing,
+            left_out: held.len() - kept,
+        }),
+        deals: held[..kept].to_vec(),
     }
 }
 
