@@ -27,7 +27,7 @@ use crate::table::{Table, NOT_MET};
 
 /// The beams take one node in this many of a pass before the full search: at each check of the limits, every
 /// `CHECK_EVERY` nodes counted with theirs, they get this share of a check's nodes.
-const BEAM_SHARE: u64 = 8;
+pub(crate) const BEAM_SHARE: u64 = 8;
 
 /// The beams' share (see [`BEAM_SHARE`]) beside a streamlined pass once relaxed passes have run and proved nothing
 /// (see `crate::search`): all of it, so that such a pass searches only up to its first check, which wins the
@@ -35,7 +35,7 @@ const BEAM_SHARE: u64 = 8;
 /// 102 Four Seasons deals of 1..1000 left undecided at 500,000 nodes, at 20 million nodes a deal, against 77.
 pub(crate) const BEAM_SHARE_AFTER_RELAXED_PASSES: u64 = 1;
 
-/// The beams' share (see [`BEAM_SHARE`]) beside the full search.
+/// The beams' share (see [`BEAM_SHARE`]) beside the full search, where it has no limit (see `crate::search`).
 pub(crate) const BEAM_SHARE_BESIDE_FULL_SEARCH: u64 = 32;
 
 /// The beam's table and positions may take this share of the memory limit.

@@ -29,7 +29,6 @@
 
 pub mod analysis;
 mod beam;
-mod choice_rounds;
 mod classes;
 pub mod dead_end;
 pub mod export;
@@ -39,6 +38,7 @@ pub mod play_order;
 pub mod progress;
 pub mod prune;
 pub mod relax;
+mod rounds;
 mod search;
 mod shorten;
 pub mod stats;

@@ -80,6 +80,11 @@ impl LostStates {
         }
     }
 
+    /// Whether a search still looks in the set.
+    pub(crate) fn consulted(&self) -> bool {
+        !self.trial.dropped
+    }
+
     /// Whether `position`'s state is known lost, `key` being the key the search that looks gives the position itself
     /// (see [`KeyShape::of_positions`]). `false` once the search has stopped looking.
     pub(crate) fn holds(&mut self, position: &Position, key: u128) -> bool {
@@ -141,10 +146,16 @@ pub(crate) const SMALLEST_KEPT: u64 = 8;
 
 impl Marking {
     /// Marking into `lost`, with at most `budget_bytes` for the states still open, keeping the states of a
-    /// component only when its search entered `smallest_kept` states or more.
+    /// component only when its search entered `smallest_kept` states or more. The states `lost` holds already (an
+    /// earlier search of the same game proved them lost, see [`Marking::holds`]) the search skips.
     pub(crate) fn new(lost: LostStates, budget_bytes: usize, smallest_kept: u64) -> Marking {
+        let trial = Trial {
+            keyed_alike: true,
+            dropped: lost.table.len() == 0,
+            ..Trial::default()
+        };
         Marking {
-            lost,
+            lost: LostStates { trial, ..lost },
             next_number: 0,
             open: Vec::new(),
             number_of: FxHashMap::default(),
@@ -158,6 +169,17 @@ impl Marking {
     /// The states proved lost so far (some of the last few are still to go in).
     pub(crate) fn lost(&self) -> &LostStates {
         &self.lost
+    }
+
+    /// Whether an earlier search put `position`'s state in the table, `key` being its key in the search that
+    /// marks (the table's own shape). The states this search settles it finds in its own table first.
+    pub(crate) fn holds(&mut self, position: &Position, key: u128) -> bool {
+        self.lost.holds(position, key)
+    }
+
+    /// Whether the search looks in the table (see [`Marking::holds`]).
+    pub(crate) fn consulted(&self) -> bool {
+        self.lost.consulted()
     }
 
     /// The key shape of the states marked.

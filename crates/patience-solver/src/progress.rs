@@ -6,14 +6,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// limit) can then show that it is at work and what it costs, and the caller can decide to cancel it.
 #[derive(Debug, Default)]
 pub struct Progress {
+    /// The nodes of the searches before the one under way (see [`Progress::count_from`]).
+    before: AtomicU64,
     nodes: AtomicU64,
     stored: AtomicU64,
     table_bytes: AtomicU64,
 }
 
 impl Progress {
-    /// Moves tried so far, by every pass (where the first move is a choice, searched in rounds, by the passes of
-    /// the choice under way).
+    /// Moves tried so far, by every pass, and where the search goes in rounds (a choice's, or one with no limit:
+    /// see `crate::rounds`), by every round.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
@@ -29,12 +31,20 @@ impl Progress {
         self.table_bytes.load(Ordering::Relaxed)
     }
 
-    /// Notes where the search stands.
+    /// Notes where the search stands, its own nodes counted after those of the searches before it.
     pub(crate) fn note(&self, nodes: u64, stored: usize, table_bytes: usize) {
-        self.nodes.store(nodes, Ordering::Relaxed);
+        self.nodes.store(
+            self.before.load(Ordering::Relaxed) + nodes,
+            Ordering::Relaxed,
+        );
         self.stored.store(stored as u64, Ordering::Relaxed);
         self.table_bytes
             .store(table_bytes as u64, Ordering::Relaxed);
+    }
+
+    /// Counts the nodes of the next search after the `before` nodes of the searches made before it.
+    pub(crate) fn count_from(&self, before: u64) {
+        self.before.store(before, Ordering::Relaxed);
     }
 }
 

@@ -1,13 +1,14 @@
 //! Depth-first search over positions, with a transposition table and the pruning proved for the rule set.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use patience_core::{Move, Pile, Position, RuleSet};
 
 use crate::beam::{
-    Beam, BEAM_MEMORY_SHARE, BEAM_SHARE_AFTER_RELAXED_PASSES, BEAM_SHARE_BESIDE_FULL_SEARCH,
+    Beam, BEAM_MEMORY_SHARE, BEAM_SHARE, BEAM_SHARE_AFTER_RELAXED_PASSES,
+    BEAM_SHARE_BESIDE_FULL_SEARCH,
 };
 use crate::dead_end::DeadEnds;
 use crate::key::{Cut, KeyShape};
@@ -96,6 +97,7 @@ pub fn solve_unpruned(rules: &RuleSet, position: &Position, limits: &Limits) -> 
         &AtomicBool::new(false),
         &unwatched,
         false,
+        None,
     )
 }
 
@@ -118,12 +120,27 @@ pub fn solve_watched(
     cancel: &AtomicBool,
     progress: &Progress,
 ) -> Report {
+    let search = |position: &Position, limits: &Limits| {
+        run(rules, position, limits, cancel, progress, true, None)
+    };
     let mut report = if position.choice_pending() {
-        crate::choice_rounds::solve_each(rules, position, limits, cancel, |child, share| {
-            run(rules, child, share, cancel, progress, true)
+        crate::rounds::solve_each(rules, position, limits, cancel, progress, search)
+    } else if limits.time.is_none() && limits.nodes.is_none() {
+        // The passes share the limits: with none, the search goes in rounds of doubling node limits.
+        let carried = RefCell::new(Carried::default());
+        crate::rounds::solve_unbounded(position, limits, cancel, progress, |position, limits| {
+            run(
+                rules,
+                position,
+                limits,
+                cancel,
+                progress,
+                true,
+                Some(&mut carried.borrow_mut()),
+            )
         })
     } else {
-        run(rules, position, limits, cancel, progress, true)
+        search(position, limits)
     };
     if let Verdict::Won(line) = &mut report.verdict {
         *line = crate::shorten::shorten(rules, position, line);
@@ -131,13 +148,28 @@ pub fn solve_watched(
     report
 }
 
-fn run(
-    rules: &RuleSet,
+/// What one round of a search with no limit (see `crate::rounds`) hands on to the next: each round goes on from
+/// where the last one's relaxed passes and beams stopped, rather than from nothing.
+#[derive(Default)]
+struct Carried<'a> {
+    /// The states the relaxed passes proved lost: each relaxed pass skips those of its game and marks into them.
+    proved: Vec<LostStates>,
+    /// The beams, where they stand.
+    beam: Option<Beam<'a>>,
+}
+
+/// Searches `position` within `limits`, with every pass where `prune` says, else with no pruning at all. In a
+/// round of a search with no limit (`carried`), the search goes on from the rounds before, and where none of the
+/// passes before the full search was cut off by its share of the round's nodes, more nodes would only give them
+/// the same work again: the full search then has no node limit, and the beams go on beside it.
+fn run<'a>(
+    rules: &'a RuleSet,
     position: &Position,
     limits: &Limits,
     cancel: &AtomicBool,
     progress: &Progress,
     prune: bool,
+    mut carried: Option<&mut Carried<'a>>,
 ) -> Report {
     let start = Instant::now();
     let mut lost: Vec<LostStates> = Vec::new();
@@ -168,12 +200,21 @@ fn run(
     // deals 1..200 at 0.5 s a deal: 174 won this way, 153 keyed by positions; Chameleon, Gate and Solo Canfield
     // the same either way).
     let beam_shape = placing.map_or(shape, |relaxation| KeyShape::relaxed(rules, relaxation));
-    let mut beam = prune.then(|| Beam::new(rules, position, beam_shape, pruning, beam_bytes));
+    let mut beam = carried
+        .as_mut()
+        .and_then(|carried| carried.beam.take())
+        .or_else(|| prune.then(|| Beam::new(rules, position, beam_shape, pruning, beam_bytes)));
+    let mut proved = carried
+        .as_mut()
+        .map_or_else(Vec::new, |carried| std::mem::take(&mut carried.proved));
+    // Whether a pass before the full search was stopped by its share of the nodes, not done.
+    let mut cut_short = false;
     let limits = &Limits {
         memory_bytes: limits.memory_bytes - beam_bytes,
         ..*limits
     };
     if let Some(beam) = &mut beam {
+        beam.share = BEAM_SHARE;
         // The relaxed passes first: measured the other way round, deals 1..200 of any-run Canfield at 6 s a deal
         // gave 133 won, 58 lost, 9 unknown and 0.369 s a deal, against 133, 62, 5 and 0.279 s. The laxer relaxed
         // game comes first, since it proves its losses sooner; the other gets the deals it wins.
@@ -202,7 +243,18 @@ fn run(
             };
             let mut pass_limits = early_pass_limits(limits, before.nodes, start, share, most_nodes);
             let marks = matches!(pass, Pass::Relaxed(_));
-            pass_limits.memory_bytes = memory_left(limits, &lost, marks);
+            // The states an earlier search's pass of this game proved lost, if any, this pass goes on from.
+            let proved_before = match pass {
+                Pass::Relaxed(relaxation) => {
+                    let states = KeyShape::relaxed(rules, relaxation).of_positions();
+                    proved
+                        .iter()
+                        .position(|lost| lost.shape == states)
+                        .map(|at| proved.swap_remove(at))
+                }
+                _ => None,
+            };
+            pass_limits.memory_bytes = memory_left(limits, lost.iter().chain(proved.iter()), marks);
             let (mut search, proves_losses) = match pass {
                 Pass::Full => (
                     full_search(rules, shape, pruning, &pass_limits, before.nodes),
@@ -225,10 +277,12 @@ fn run(
             };
             search.skip_lost(std::mem::take(&mut lost));
             if marks {
-                let states = LostStates::new(
-                    search.shape.of_positions(),
-                    limits.memory_bytes / LOST_SHARE,
-                );
+                let states = proved_before.unwrap_or_else(|| {
+                    LostStates::new(
+                        search.shape.of_positions(),
+                        limits.memory_bytes / LOST_SHARE,
+                    )
+                });
                 search.mark_lost(Marking::new(
                     states,
                     limits.memory_bytes / OPEN_SHARE,
@@ -248,6 +302,7 @@ fn run(
                 beam.share = BEAM_SHARE_AFTER_RELAXED_PASSES;
             }
             let outcome = search.run(position, &pass_limits, cancel, progress, start, Some(beam));
+            cut_short |= matches!(outcome, Outcome::Verdict(Verdict::Unknown(Limit::Nodes)));
             before = before.then(search.spent());
             if let Some(verdict) = outcome.ends_the_search(proves_losses) {
                 return before.with(beam).report(verdict, start);
@@ -255,35 +310,39 @@ fn run(
             lost = search.into_lost();
             // Each pass's table is dropped here, before the next one's is made.
         }
-        // The full search's time goes to proofs of loss, which the beams cannot shorten: one node in nine for the
-        // beams beside it cost Canfield deals 101 and 43 a quarter more time (10.9 s and 4.8 s against 8.0 s and
-        // 3.8 s), and even one in 33 cost deals 399 and 812, lost, 6 to 15 % (with the order-of-play check then
-        // worked out in the beams too, deals 1..1000 at 60 s took 0.63 s a deal against 0.55 s without either).
-        // With a limit, the beams had their share beside the passes before it;
-        // with none, the full search may run for minutes, and the beams go on beside it, one node in 33.
-        beam.share = BEAM_SHARE_BESIDE_FULL_SEARCH;
     }
+    let last_round = carried.is_some() && !cut_short;
+    let limits = &Limits {
+        nodes: limits.nodes.filter(|_| !last_round),
+        ..*limits
+    };
     let full_limits = Limits {
-        memory_bytes: memory_left(limits, &lost, false),
+        memory_bytes: memory_left(limits, lost.iter(), false),
         ..*limits
     };
     let mut search = full_search(rules, shape, pruning, &full_limits, before.nodes);
     search.skip_lost(lost);
-    let unbounded = limits.time.is_none() && limits.nodes.is_none();
+    // The full search's time goes to proofs of loss, which the beams cannot shorten: they had their share beside
+    // the passes before it. One node in nine for them beside it cost Canfield deals 101 and 43 a quarter more time
+    // (10.9 s and 4.8 s against 8.0 s and 3.8 s), and even one in 33 cost deals 399 and 812, lost, 6 to 15 %. With
+    // no limit, the full search may run for minutes, and the beams go on beside it, one node in 33.
+    if let Some(beam) = beam.as_mut().filter(|_| last_round) {
+        beam.share = BEAM_SHARE_BESIDE_FULL_SEARCH;
+    }
     let outcome = search.run(
         position,
         limits,
         cancel,
         progress,
         start,
-        beam.as_mut().filter(|_| unbounded),
+        beam.as_mut().filter(|_| last_round),
     );
     let mut verdict = match outcome {
         Outcome::Verdict(verdict) => verdict,
         Outcome::RelaxedWin => unreachable!("the full search plays no relaxed move"),
     };
     let mut spent = before.then(search.spent());
-    drop(search);
+    proved = search.into_lost();
     if let Some(beam) = &mut beam {
         if verdict == Verdict::Unknown(Limit::Memory) {
             // The full search's table is full, but the beams' memory is their own: they go on alone.
@@ -294,6 +353,9 @@ fn run(
             spent.nodes += beam.nodes() - before;
         }
         spent = spent.with(beam);
+    }
+    if let Some(carried) = carried {
+        *carried = Carried { proved, beam };
     }
     spent.report(verdict, start)
 }
@@ -423,9 +485,10 @@ impl Spent {
 }
 
 /// The share of the limits a pass before the full search gets, the passes before it having spent `nodes` and
-/// the time since `start`: one `share`-th of what is left (half, for most passes), or that share of
-/// [`EARLY_PASS_NODES`] more nodes when neither time nor nodes are bounded, and never more than `most_nodes`
-/// more nodes. A pass that decides nothing often ends well before its share, handing the rest on.
+/// the time since `start`: one `share`-th of what is left (half, for most passes), and never more than
+/// `most_nodes` more nodes. A search with no time or node limit goes in rounds of node limits (see
+/// `crate::rounds`), so that there is always a limit to share. A pass that decides nothing often ends well before
+/// its share, handing the rest on.
 fn early_pass_limits(
     limits: &Limits,
     nodes: u64,
@@ -433,15 +496,10 @@ fn early_pass_limits(
     share: u32,
     most_nodes: Option<u64>,
 ) -> Limits {
-    let bounded = limits.time.is_some() || limits.nodes.is_some();
     let spent = start.elapsed();
-    let share_of_nodes = if bounded {
-        limits
-            .nodes
-            .map(|n| nodes + n.saturating_sub(nodes) / u64::from(share))
-    } else {
-        Some(nodes + EARLY_PASS_NODES / u64::from(share))
-    };
+    let share_of_nodes = limits
+        .nodes
+        .map(|n| nodes + n.saturating_sub(nodes) / u64::from(share));
     let cap = most_nodes.map(|most| nodes + most);
     Limits {
         time: limits.time.map(|t| spent + t.saturating_sub(spent) / share),
@@ -455,8 +513,12 @@ fn early_pass_limits(
 
 /// The table of a pass gets what the memory limit leaves after the states earlier passes proved lost, and, in a
 /// pass that marks lost states, after what marking may take.
-fn memory_left(limits: &Limits, lost: &[LostStates], marks: bool) -> usize {
-    let kept: usize = lost.iter().map(|states| states.table.bytes()).sum();
+fn memory_left<'a>(
+    limits: &Limits,
+    lost: impl Iterator<Item = &'a LostStates>,
+    marks: bool,
+) -> usize {
+    let kept: usize = lost.map(|states| states.table.bytes()).sum();
     let marking = if marks {
         limits.memory_bytes / LOST_SHARE + limits.memory_bytes / OPEN_SHARE
     } else {
@@ -479,9 +541,6 @@ const FULL_FIRST_SHARE: u32 = 32;
 /// 29,000 to 470,000 (Chameleon deals 22 and 1), and under a time limit of 60 s a 32nd of what is left is some
 /// 7 million nodes, which a deal it does not win pays for (Four Seasons deal 8: 1.6 s against 0.27 s).
 const FULL_FIRST_NODES: u64 = 1_000_000;
-
-/// An early pass's nodes when the search has no time or node limit: a few seconds' work.
-const EARLY_PASS_NODES: u64 = 5_000_000;
 
 /// How many steps of a position are made and looked up together (see [`Search::look_ahead`]).
 const LOOK_AHEAD: usize = 4;
@@ -614,15 +673,21 @@ impl<'a> Search<'a> {
         lost
     }
 
-    /// Whether an earlier pass proved `position` lost, its key and cut in this search being `key` and `cut`.
+    /// Whether an earlier pass, or an earlier search of the game this pass marks, proved `position` lost, its key
+    /// and cut in this search being `key` and `cut`.
     fn known_lost(&mut self, position: &Position, key: u128, cut: Cut) -> bool {
-        if self.known_lost.is_empty() {
+        let marked_before = self.marking.as_ref().is_some_and(Marking::consulted);
+        if self.known_lost.is_empty() && !marked_before {
             return false;
         }
         let key = self.shape.position_key(key, cut);
         self.known_lost
             .iter_mut()
             .any(|lost| lost.holds(position, key))
+            || self
+                .marking
+                .as_mut()
+                .is_some_and(|marking| marking.holds(position, key))
     }
 
     /// Numbers a position the search enters, of this key and cut, for the marking of lost states, which marks
@@ -1736,12 +1801,14 @@ mod tests {
         );
     }
 
-    /// The states a relaxed pass cut off at `nodes` marked lost, having skipped those in `known`.
+    /// The states a relaxed pass cut off at `nodes` marked lost, having skipped those in `known`, and going on from
+    /// those an earlier pass of the same game marked, if `before`.
     fn marked_by_a_cut_pass(
         rules: &RuleSet,
         position: &Position,
         relaxation: Relaxation,
         known: Vec<LostStates>,
+        before: Option<LostStates>,
         nodes: u64,
     ) -> Vec<LostStates> {
         let limits = Limits {
@@ -1751,7 +1818,8 @@ mod tests {
         let mut search =
             Search::of_relaxed_game(rules, relaxation, Pruning::for_rules(rules), &limits, 0);
         search.skip_lost(known);
-        let states = LostStates::new(search.shape.of_positions(), 1 << 20);
+        let states =
+            before.unwrap_or_else(|| LostStates::new(search.shape.of_positions(), 1 << 20));
         // Every component kept, however small: a component marked too soon is more likely found then.
         search.mark_lost(Marking::new(states, 1 << 20, 1));
         run_alone(&mut search, position, &limits);
@@ -1767,10 +1835,23 @@ mod tests {
                 let root = Position::deal(&rules, deal).expect("a deal");
                 let laxer = Relaxation::for_root(&rules, &root).expect("a relaxed game");
                 let placing = laxer.with_next(NextCard::PlacedWhenNext);
-                // Cut off early, late, and not at all.
+                // Cut off early, late, and not at all; where cut off, the laxer pass twice, the second going on
+                // from the states the first marked, as the next round of a search with no limit does.
                 for nodes in [50, 400, u64::MAX] {
-                    let lost = marked_by_a_cut_pass(&rules, &root, laxer, Vec::new(), nodes);
-                    let lost = marked_by_a_cut_pass(&rules, &root, placing, lost, nodes);
+                    let mut lost =
+                        marked_by_a_cut_pass(&rules, &root, laxer, Vec::new(), None, nodes);
+                    if nodes != u64::MAX {
+                        let first = lost.pop();
+                        lost = marked_by_a_cut_pass(
+                            &rules,
+                            &root,
+                            laxer,
+                            Vec::new(),
+                            first,
+                            4 * nodes,
+                        );
+                    }
+                    let lost = marked_by_a_cut_pass(&rules, &root, placing, lost, None, nodes);
                     // The positions real moves reach, breadth first: each one a set holds must be lost.
                     let mut seen = HashSet::from([root]);
                     let mut queue = std::collections::VecDeque::from([root]);
@@ -1808,6 +1889,67 @@ mod tests {
             assert!(
                 checked > 0,
                 "{name}: only {checked} positions found marked lost"
+            );
+        }
+    }
+
+    /// Rounds of growing node limits, each going on from the states the last one's relaxed passes proved lost and
+    /// from where its beams stood, as a search with no limit goes (see `crate::rounds`), from rounds of 100 nodes
+    /// on, so that most of these small deals take several: each verdict is the unpruned search's, and each win
+    /// replays.
+    #[test]
+    fn rounds_that_go_on_from_the_last_give_the_unpruned_verdicts() {
+        let (cancel, progress) = (AtomicBool::new(false), Progress::default());
+        for (name, text) in RELAXED_FIXTURES {
+            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+            let mut went_on = 0;
+            for deal in 1..=40 {
+                let root = Position::deal(&rules, deal).expect("a deal");
+                let mut carried = Carried::default();
+                let mut nodes = 100;
+                let verdict = loop {
+                    let limits = Limits {
+                        nodes: Some(nodes),
+                        ..Limits::default()
+                    };
+                    let had_proved = !carried.proved.is_empty();
+                    let report = run(
+                        &rules,
+                        &root,
+                        &limits,
+                        &cancel,
+                        &progress,
+                        true,
+                        Some(&mut carried),
+                    );
+                    if report.verdict != Verdict::Unknown(Limit::Nodes) {
+                        went_on += usize::from(had_proved);
+                        break report.verdict;
+                    }
+                    nodes *= 4;
+                };
+                let exact = solve_unpruned(&rules, &root, &Limits::default()).verdict;
+                let what = format!("{name} deal {deal}");
+                match verdict {
+                    Verdict::Won(line) => {
+                        assert!(matches!(exact, Verdict::Won(_)), "{what}: {exact:?}");
+                        let mut position = root;
+                        for mv in line {
+                            position.play(&rules, mv).expect("a legal move");
+                        }
+                        assert!(position.is_won(), "{what}");
+                    }
+                    verdict => assert_eq!(verdict, exact, "{what}"),
+                }
+            }
+            // Some decided in a round that went on from states proved lost before, where relaxed passes run (not
+            // where only whole piles move): the test means something.
+            let whole_piles = Pruning::for_rules(&rules)
+                .play_order
+                .is_some_and(|rule| rule.whole_piles());
+            assert!(
+                whole_piles || went_on > 0,
+                "{name}: no deal went on from an earlier round"
             );
         }
     }

@@ -168,19 +168,33 @@ fn a_search_cancelled_from_another_thread_stops() {
 
 #[test]
 fn limits_that_are_not_reached_change_nothing() {
-    // A deal decided well within the limits gets the same verdict with and without them.
+    // A deal decided well within a node limit gets the same verdict, the same line, with a time and a memory limit
+    // that are not reached beside it.
     let rules = builtin::rules("florentine").expect("built-in Florentine");
     let position = Position::deal(&rules, 1).expect("deal 1");
-    let free = solve(&rules, &position, &Limits::default());
-    assert!(!matches!(free.verdict, Verdict::Unknown(_)));
-    let bounded = solve(
+    let by_nodes = Limits {
+        nodes: Some(5_000_000),
+        ..Limits::default()
+    };
+    let bounded = solve(&rules, &position, &by_nodes);
+    assert!(matches!(bounded.verdict, Verdict::Won(_)));
+    let also_by_time = solve(
         &rules,
         &position,
         &Limits {
             time: Some(Duration::from_secs(600)),
             memory_bytes: 256 << 20,
-            nodes: Some(free.nodes + 1_000_000),
+            ..by_nodes
         },
     );
-    assert_eq!(bounded.verdict, free.verdict);
+    assert_eq!(also_by_time.verdict, bounded.verdict);
+    // With no limit the search goes in rounds of node limits, and wins by a line of its own.
+    let Verdict::Won(line) = solve(&rules, &position, &Limits::default()).verdict else {
+        panic!("deal 1 not won with no limit");
+    };
+    let mut replay = position;
+    for mv in line {
+        replay.play(&rules, mv).expect("a legal move");
+    }
+    assert!(replay.is_won());
 }
