@@ -1954,6 +1954,42 @@ mod tests {
         }
     }
 
+    /// With no limit and little memory, the rounds end (on the memory limit where they decide nothing), and every
+    /// verdict they give is the unpruned search's.
+    #[test]
+    fn rounds_in_little_memory_end_and_give_the_unpruned_verdicts() {
+        let limits = Limits {
+            memory_bytes: 128 << 10,
+            ..Limits::default()
+        };
+        for (name, text) in RELAXED_FIXTURES {
+            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+            let mut decided = 0;
+            for deal in 1..=30 {
+                let root = Position::deal(&rules, deal).expect("a deal");
+                let verdict = solve(&rules, &root, &limits).verdict;
+                let what = format!("{name} deal {deal}");
+                match verdict {
+                    Verdict::Unknown(limit) => assert_eq!(limit, Limit::Memory, "{what}"),
+                    Verdict::Won(line) => {
+                        let mut position = root;
+                        for mv in line {
+                            position.play(&rules, mv).expect("a legal move");
+                        }
+                        assert!(position.is_won(), "{what}");
+                        decided += 1;
+                    }
+                    Verdict::Lost => {
+                        let exact = solve_unpruned(&rules, &root, &Limits::default()).verdict;
+                        assert_eq!(exact, Verdict::Lost, "{what}");
+                        decided += 1;
+                    }
+                }
+            }
+            assert!(decided > 0, "{name}: nothing decided in 128 KiB");
+        }
+    }
+
     #[test]
     fn a_deal_the_streamlined_pass_cannot_win_is_still_won_by_the_full_search() {
         let rules = reduced_canfield();
