@@ -126,7 +126,7 @@ pub fn solve_watched(
     let mut report = if position.choice_pending() {
         crate::rounds::solve_each(rules, position, limits, cancel, progress, search)
     } else if limits.time.is_none() && limits.nodes.is_none() {
-        // The passes share the limits: with none, the search goes in rounds of doubling node limits.
+        // The passes share the limits: with none, the search goes in rounds of growing node limits.
         let carried = RefCell::new(Carried::default());
         crate::rounds::solve_unbounded(position, limits, cancel, progress, |position, limits| {
             run(
