@@ -149,13 +149,12 @@ impl Marking {
     /// component only when its search entered `smallest_kept` states or more. The states `lost` holds already (an
     /// earlier search of the same game proved them lost, see [`Marking::holds`]) the search skips.
     pub(crate) fn new(lost: LostStates, budget_bytes: usize, smallest_kept: u64) -> Marking {
-        let trial = Trial {
-            keyed_alike: true,
-            dropped: lost.table.len() == 0,
-            ..Trial::default()
-        };
+        // The search that marks keys positions as the set does; an empty set it need not look in.
+        let shape = lost.shape;
+        let mut lost = lost.for_a_new_search(&shape);
+        lost.trial.dropped = lost.table.len() == 0;
         Marking {
-            lost: LostStates { trial, ..lost },
+            lost,
             next_number: 0,
             open: Vec::new(),
             number_of: FxHashMap::default(),
