@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use patience_core::{Move, Pile, Position, RuleSet};
 
 use crate::beam::{
-    Beam, BEAM_MEMORY_SHARE, BEAM_SHARE, BEAM_SHARE_AFTER_RELAXED_PASSES,
+    share_before_the_full_search, Beam, BEAM_MEMORY_SHARE, BEAM_SHARE_AFTER_RELAXED_PASSES,
     BEAM_SHARE_BESIDE_FULL_SEARCH,
 };
 use crate::dead_end::DeadEnds;
@@ -214,7 +214,7 @@ fn run<'a>(
         ..*limits
     };
     if let Some(beam) = &mut beam {
-        beam.share = BEAM_SHARE;
+        beam.share = share_before_the_full_search(rules);
         // The relaxed passes first: measured the other way round, deals 1..200 of any-run Canfield at 6 s a deal
         // gave 133 won, 58 lost, 9 unknown and 0.369 s a deal, against 133, 62, 5 and 0.279 s. The laxer relaxed
         // game comes first, since it proves its losses sooner; the other gets the deals it wins.
