@@ -7,9 +7,10 @@
 //!    the reserve, or the list holds both the waste and the stock (cards only leave the pair; a redeal moves them
 //!    within it). A list with the waste but not the stock fails (a draw refills the waste), and so does one with
 //!    the stock but not the waste (a redeal refills the stock);
-//! 3. `c` is the top card of a tableau pile or of a reserve pile, never the waste (with a draw of three, taking a
-//!    waste card changes which cards later draws turn up: the stock is not a free reserve); and when any space is
-//!    filled by force, `c` lies on a tableau pile of two cards or more;
+//! 3. `c` is the top card of a tableau pile or of a reserve pile, or of the waste where the stock turns one card at
+//!    a time and no space is filled by force from the waste or the stock (with a draw of three, taking a waste
+//!    card changes which cards later draws turn up: the stock is not a free reserve); and when any space is
+//!    filled by force, a tableau `c` lies on a pile of two cards or more;
 //! 4. every card that could be built on `c` in the tableau is *never needed under another card*: it is on the
 //!    foundations, or it is next on its foundation and every card that could be built on it is, in turn, never
 //!    needed (at most four links: each card of such a chain is next on a foundation of its own).
@@ -36,6 +37,17 @@
 //! a space, which L could do only while every forced source was empty (or the space would have been filled), and
 //! by (2) they stay empty, so no forced fill happens in either line. A `c` moved alone from a pile of two or more
 //! leaves a card behind in both lines, and cards under `c` never move without it. So L' wins from P'.
+//!
+//! From the waste (session 40), L' also differs from L in the stock and the waste until L takes `c` out of the
+//! waste: L's waste is that of L' with `c` in it, and, once a redeal has turned `c` back into the stock, so is
+//! L's stock until `c` comes up again. A move from the waste while `c` is not its top takes the same card in both
+//! lines, the cards over `c` being the same; a move of `c` from the waste is left out, or, onto the tableau, is
+//! where `c` becomes a tableau card of the proof above. A draw turns the same card in both lines, one card at a
+//! time, but for the draw that turns `c` up again after a redeal, which L' leaves out; the two stocks then hold the
+//! same cards again, and empty together. A redeal turns the two wastes over in the same order, less `c` in L'.
+//! No space is filled by force from the waste or the stock, so no fill takes `c` in one line and another card in
+//! the other. With a draw of three, leaving `c` out would change which cards each later draw turns up together:
+//! the reduced-pack sweeps fail on any-run Canfield when the waste's safe moves are let in there.
 //!
 //! Measured on Canfield (any run), one thread: deal 7 is proved lost in 17.5 million nodes (21.9 million when
 //! (4) asked for every card built on `c` to be on the foundations already), deal 101 in 50.5 million (67.8).
@@ -102,6 +114,9 @@ pub struct Pruning {
     pub safe_foundation_moves: bool,
     /// Whether some space is filled by force, so that a safe move must come from a tableau pile of two or more.
     pub forced_fills: bool,
+    /// Whether a safe move may come from the waste too: the stock turns one card at a time and no space is filled
+    /// by force from the waste or the stock (see the module documentation).
+    pub safe_from_the_waste: bool,
     /// Whether the stock is searched by macro-moves (see the module documentation).
     pub stock_macros: bool,
     /// Whether every move to the foundations is made at once, alone (see [`Pruning::streamlined`]).
@@ -123,15 +138,14 @@ impl Pruning {
         let forced = &rules.tableau.spaces.forced;
         let forced_never_refill =
             forced.contains(&Source::Waste) == forced.contains(&Source::Stock);
+        let forced_from_the_stock = forced
+            .iter()
+            .any(|s| matches!(s, Source::Waste | Source::Stock));
         Pruning {
             safe_foundation_moves: !rules.foundations.cards_go_back && forced_never_refill,
             forced_fills: !forced.is_empty(),
-            stock_macros: !rules
-                .tableau
-                .spaces
-                .forced
-                .iter()
-                .any(|s| matches!(s, Source::Waste | Source::Stock)),
+            safe_from_the_waste: rules.stock.draw == 1 && !forced_from_the_stock,
+            stock_macros: !forced_from_the_stock,
             every_foundation_move_first: false,
             one_way_tried: !rules.foundations.cards_go_back,
             dead_ends: true,
@@ -144,6 +158,7 @@ impl Pruning {
         Pruning {
             safe_foundation_moves: false,
             forced_fills: false,
+            safe_from_the_waste: false,
             stock_macros: false,
             every_foundation_move_first: false,
             one_way_tried: false,
@@ -187,8 +202,9 @@ impl Pruning {
             position.reserve_piles() as u8
         };
         let reserve = (0..reserve_piles).map(Pile::Reserve);
+        let waste = self.safe_from_the_waste.then_some(Pile::Waste);
         let least = if self.forced_fills { 2 } else { 1 };
-        tableau.chain(reserve).find_map(|from| {
+        tableau.chain(reserve).chain(waste).find_map(|from| {
             if matches!(from, Pile::Tableau(_)) && position.len(from) < least {
                 return None;
             }
@@ -254,4 +270,65 @@ fn never_needed_under(
                     && alone(c)
                     && never_needed_under(rules, position, c, links - 1, alone))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use patience_core::builtin;
+
+    /// The first position, drawing one card at a time from `rules`' deal `number`, whose waste's top card may go
+    /// to its foundation and no tableau or reserve card may safely, if any.
+    fn waste_card_up(rules: &RuleSet, number: u64) -> Option<Position> {
+        let tableau_and_reserve = Pruning {
+            safe_from_the_waste: false,
+            ..Pruning::for_rules(rules)
+        };
+        let mut position = Position::deal(rules, number).expect("a deal");
+        loop {
+            let top = position.top(Pile::Waste);
+            if top.is_some_and(|card| position.foundation_next(card.suit()) == top)
+                && tableau_and_reserve.safe_move(rules, &position).is_none()
+            {
+                return Some(position);
+            }
+            let draw = position
+                .legal_moves(rules)
+                .into_iter()
+                .find(Move::is_draw)?;
+            position.play(rules, draw).expect("a legal draw");
+        }
+    }
+
+    #[test]
+    fn a_safe_move_comes_from_the_waste_only_where_the_stock_turns_one_card_and_fills_no_space() {
+        for (game, from_the_waste) in [
+            ("storehouse", true),
+            ("four-seasons", true),
+            ("gate", true),
+            ("canfield", false),
+            ("fortunes-favor", false),
+        ] {
+            let rules = builtin::rules(game).expect("a built-in game");
+            assert_eq!(
+                Pruning::for_rules(&rules).safe_from_the_waste,
+                from_the_waste,
+                "{game}"
+            );
+        }
+        // Storehouse builds in suit, so every card next on its foundation is safe to play up, from the waste too.
+        let rules = builtin::rules("storehouse").expect("a built-in game");
+        let position = (1..50)
+            .find_map(|number| waste_card_up(&rules, number))
+            .expect("a Storehouse deal turns up a card its foundation takes");
+        let card = position.top(Pile::Waste).expect("a waste card");
+        assert_eq!(
+            Pruning::for_rules(&rules).safe_move(&rules, &position),
+            Some(Move::new(
+                Pile::Waste,
+                Pile::Foundation(card.suit() as u8),
+                1
+            ))
+        );
+    }
 }
