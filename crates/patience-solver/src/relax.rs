@@ -62,6 +62,8 @@
 //! - The raise leaves the same piles behind in both lines (`t` where `k` was), so the same refills follow.
 //! - A card that a raise puts on a missing card would be of the class of a card built on it, and so in N by (4),
 //!   and in a class with another card off the foundations: there is none.
+//! - A raise touches neither the stock nor the waste, so where `c` is the waste's top card, the two lines' stocks
+//!   and wastes differ only as that proof's part on the waste says.
 //!
 //! In the second game a card becomes next, and bound where it lies, when its foundation takes the card before it,
 //! and a safe move does that earlier than the line it stands for: its successor could still move about as one of
