@@ -10,7 +10,8 @@
 //! 3. `c` is the top card of a tableau pile or of a reserve pile, or of the waste where the stock turns one card at
 //!    a time and no space is filled by force from the waste or the stock (with a draw of three, taking a waste
 //!    card changes which cards later draws turn up: the stock is not a free reserve); and when any space is
-//!    filled by force, a tableau `c` lies on a pile of two cards or more;
+//!    filled by force, `c` lies on a tableau pile of two cards or more, or in the waste (a reserve card could go
+//!    to a space by force in one line and not in the other);
 //! 4. every card that could be built on `c` in the tableau is *never needed under another card*: it is on the
 //!    foundations, or it is next on its foundation and every card that could be built on it is, in turn, never
 //!    needed (at most four links: each card of such a chain is next on a foundation of its own).
@@ -98,9 +99,11 @@
 //! draw wins nothing). Every step of that line is a step the search generates, so the search finds a win if there
 //! is one. The positions it stores are exact, so the transposition table stays sound.
 //!
-//! In Canfield, Chameleon, Storehouse and Fortune's Favor, then, only cards on piles of two or more are played at
-//! once (a reserve card could go to a space by force, where P' would send the next one); PySolFC's Gate, whose
-//! spaces take the waste by force but not the stock, gets none; rule (1) keeps them off Solo Canfield.
+//! In Canfield, Chameleon, Storehouse and Fortune's Favor, then, of the tableau and the reserve only cards on
+//! piles of two or more are played at once (a reserve card could go to a space by force, where P' would send the
+//! next one); Chameleon, Storehouse, Gate and the Four Seasons family, which turn one card at a time, play the
+//! waste's top card too, and Fortune's Favor, whose spaces take the waste by force, does not; PySolFC's Gate,
+//! whose spaces take the waste by force but not the stock, gets none; rule (1) keeps them off Solo Canfield.
 
 use patience_core::rules::Source;
 use patience_core::{Card, Move, Pile, Position, RuleSet};
