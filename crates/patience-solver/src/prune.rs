@@ -141,14 +141,14 @@ impl Pruning {
         let forced = &rules.tableau.spaces.forced;
         let forced_never_refill =
             forced.contains(&Source::Waste) == forced.contains(&Source::Stock);
-        let forced_from_the_stock = forced
+        let forced_from_the_waste_or_stock = forced
             .iter()
             .any(|s| matches!(s, Source::Waste | Source::Stock));
         Pruning {
             safe_foundation_moves: !rules.foundations.cards_go_back && forced_never_refill,
             forced_fills: !forced.is_empty(),
-            safe_from_the_waste: rules.stock.draw == 1 && !forced_from_the_stock,
-            stock_macros: !forced_from_the_stock,
+            safe_from_the_waste: rules.stock.draw == 1 && !forced_from_the_waste_or_stock,
+            stock_macros: !forced_from_the_waste_or_stock,
             every_foundation_move_first: false,
             one_way_tried: !rules.foundations.cards_go_back,
             dead_ends: true,
