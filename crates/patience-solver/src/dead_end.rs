@@ -72,6 +72,36 @@
 //! came from the stock, the waste, the other reserve piles or U'', and every pile is still a run: the third
 //! condition rules that out.
 //!
+//! # Deeper in the stock
+//! Where no redeal is left, call `D_j` a position with its stock turned `j` more times and nothing played: each
+//! turn takes the stock's top cards onto the waste. If the first, second or fourth condition proves `D_j` lost at
+//! a waste card `w`, it proves `D_(j+1)` lost at `w` too. The cards `s` that turn moves were in the stock, and now
+//! lie above `w`: in the first two conditions they were cards that may be added, and now they must be in the
+//! tableau unless they are in U (which is cut only by waste cards at `w` or under it, so it is the same set), and
+//! then they still may be added; in the fourth, the counts of `D_(j+1)` are those of `D_j` with its first draws
+//! given, the same cards in the same places, and one count fewer to hold. Moving a card from those that may be
+//! added to those that must be in the tableau, or taking it out of both, never lowers the least number of runs,
+//! so every count that overflowed still does. And where a step plays the card on top of `D_j`'s waste (`t`) to the
+//! tableau, its position is lost at `w` exactly when `D_j` is, for a `w` under `t` and the card below it: `t` is
+//! held in the tableau there as it was above `w`, and U is the same. Where it plays `t` up to a foundation, the
+//! position has lost a card that may be added (`t`, in U), so that holds one way only: lost at `w` with two cards
+//! above it in `D_j`, the position after the step is lost too.
+//!
+//! So where a step that turns the stock `j` times and puts its card on the tableau leads to a position those
+//! conditions prove lost at some `w`, `D_j` is lost at `w`, with two cards above it at least; every `D_j'` with
+//! `j'` past `j` is lost at `w`, with more cards above it; and so is every position a step reaches that turns the
+//! stock `j'` times and plays its card anywhere. The search leaves those steps out once it has found the first
+//! (`Frame::buried_beyond` in `crate::search`). A step that plays the card up proves nothing of the deeper ones,
+//! since its position may be lost only for the card it took out of those that may be added.
+//!
+//! That is the rule as stated. The search's rule skips the second and fourth conditions at a waste card whose
+//! cards need no more runs than the piles with nothing added, and a card added to those that must be in the
+//! tableau may bridge two runs, and lower that count: Four Seasons deal 20, 30 random moves in, has its draws 21
+//! and 23 buried by the search's rule and its draw 22 not. The steps left out are lost by the rule as stated,
+//! which is as much a proof; `a_stock_card_put_on_the_tableau_and_buried_buries_every_deeper_draw` in
+//! `crate::search` checks them with it ([`DeadEnds::stated`]), and `tests/dead_ends.rs` checks the stated rule's
+//! verdicts against the exhaustive search.
+//!
 //! # Counting runs
 //! Group the cards by what they may be built on and what may be built on them (by rank when building is
 //! regardless of suit, by rank and colour for alternate colours, by rank and suit for the same suit). Every card
@@ -95,6 +125,18 @@ use crate::classes::Classes;
 /// The most groups: one per card.
 const GROUPS: usize = 52;
 
+/// What the rule finds of a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeadEnd {
+    /// Not lost by the rule.
+    Open,
+    /// Lost by the first, second or fourth condition: a waste card lies under more cards than the tableau can
+    /// take.
+    Buried,
+    /// Lost by the third condition: a reserve pile gives cards the tableau cannot take.
+    Overfilled,
+}
+
 /// The rule for one search: the groups, worked out when a base rank is first met, and the verdict of each
 /// layer met so far.
 pub struct DeadEnds {
@@ -103,13 +145,16 @@ pub struct DeadEnds {
     /// tableau's cards, never at how they lie (every pile is a run from the root on), so positions that differ
     /// only in the tableau share it, and a search meets few layers and many positions in each (Chameleon deal
     /// 6 looks up 837,000 positions in 13,800 layers). An empty entry says "not lost", which is always safe.
-    layers: RefCell<Box<[(u128, bool)]>>,
+    layers: RefCell<Box<[(u128, DeadEnd)]>>,
     /// Layers looked up, those worked out (not found in the cache), and those of them found lost.
     looked_up: Cell<u32>,
     worked_out: Cell<u32>,
     found_lost: Cell<u32>,
     /// Whether the fourth condition is worked out: always, but in the test that shows what it adds.
     draws: bool,
+    /// Whether the second and fourth conditions are worked out only at waste cards whose cards need more runs
+    /// than the piles with nothing added: always, but in the tests of the rule as stated.
+    shortcut: bool,
 }
 
 /// The entries of the layer cache.
@@ -137,11 +182,12 @@ impl DeadEnds {
             .all(|pile| root.run_length(rules, pile) == root.len(pile));
         (!rules.foundations.cards_go_back && runs).then(|| DeadEnds {
             groups: Default::default(),
-            layers: RefCell::new(vec![(0, false); LAYERS].into_boxed_slice()),
+            layers: RefCell::new(vec![(0, DeadEnd::Open); LAYERS].into_boxed_slice()),
             looked_up: Cell::new(0),
             worked_out: Cell::new(0),
             found_lost: Cell::new(0),
             draws: true,
+            shortcut: true,
         })
     }
 
@@ -154,19 +200,36 @@ impl DeadEnds {
         }
     }
 
+    /// The rule as the module documentation states it, with its second and fourth conditions worked out at every
+    /// waste card: the search's rule skips them where the cards above the waste card need no more runs than the
+    /// piles with nothing added, which saves counts but makes its verdicts fall short of the stated rule's, whose
+    /// losses the search takes as proved too (see "Deeper in the stock").
+    #[doc(hidden)]
+    pub fn stated(self) -> DeadEnds {
+        DeadEnds {
+            shortcut: false,
+            ..self
+        }
+    }
+
     /// Whether `position` is lost by the rule in the module documentation.
     pub fn lost(&self, rules: &RuleSet, position: &Position) -> bool {
+        self.judge(rules, position) != DeadEnd::Open
+    }
+
+    /// What the rule in the module documentation finds of `position`, and by which condition.
+    pub fn judge(&self, rules: &RuleSet, position: &Position) -> DeadEnd {
         if position.choice_pending() {
-            return false;
+            return DeadEnd::Open;
         }
         let Some(base) = position.base_rank() else {
-            return false;
+            return DeadEnd::Open;
         };
         let Some(groups) = self.groups[base.index() as usize]
             .get_or_init(|| Groups::new(rules, position))
             .as_ref()
         else {
-            return false;
+            return DeadEnd::Open;
         };
         let waste_stack = position.redeals_left() == Some(0) && position.len(Pile::Waste) >= 2;
         // The third condition is worked out only where every group is a single card (building in suit): where
@@ -179,21 +242,27 @@ impl DeadEnds {
             || (looked_up >= TRIAL && worked_out > looked_up / 4 * 3)
             || (worked_out >= TRIAL / 4 && self.found_lost.get() < worked_out / 64)
         {
-            return false;
+            return DeadEnd::Open;
         }
         self.looked_up.set(looked_up + 1);
         let layer = layer_key(position, waste_stack);
         let slot = layer as usize % LAYERS;
-        let (cached, lost) = self.layers.borrow()[slot];
+        let (cached, found) = self.layers.borrow()[slot];
         if cached == layer {
-            return lost;
+            return found;
         }
         self.worked_out.set(worked_out + 1);
-        let lost = (waste_stack && buries_too_deep(groups, position, self.draws))
-            || (overfill && overfills(groups, position));
-        self.layers.borrow_mut()[slot] = (layer, lost);
-        self.found_lost.set(self.found_lost.get() + u32::from(lost));
-        lost
+        let found = if waste_stack && buries_too_deep(groups, position, self.draws, self.shortcut) {
+            DeadEnd::Buried
+        } else if overfill && overfills(groups, position) {
+            DeadEnd::Overfilled
+        } else {
+            DeadEnd::Open
+        };
+        self.layers.borrow_mut()[slot] = (layer, found);
+        self.found_lost
+            .set(self.found_lost.get() + u32::from(found != DeadEnd::Open));
+        found
     }
 }
 
@@ -234,7 +303,7 @@ fn layer_key(position: &Position, waste_stack: bool) -> u128 {
 /// module documentation, its fourth condition only where `draws` says). The waste cards are tried from the top
 /// down, and what changes from one to the next (one card more above `w`, perhaps some more cards in U) is counted
 /// in, not counted afresh.
-fn buries_too_deep(groups: &Groups, position: &Position, draws: bool) -> bool {
+fn buries_too_deep(groups: &Groups, position: &Position, draws: bool, shortcut: bool) -> bool {
     let waste = position.pile(Pile::Waste);
     // With no card to give, the stock's draws add nothing to the first two conditions.
     let stock: &[u8] = if draws {
@@ -286,7 +355,7 @@ fn buries_too_deep(groups: &Groups, position: &Position, draws: bool) -> bool {
         // The second and fourth conditions cost walks of the piles, and are worked out only where the cards need
         // more runs than the piles with nothing added, and in that order: the fourth, which holds wherever the
         // others do, walks the stock and, at each count it gives, the reserve piles again.
-        if runs.bound > piles
+        if (runs.bound > piles || !shortcut)
             && (runs.exceed(&may, piles)
                 || groups.shared
                     && some_reserve_overflows(

@@ -10,7 +10,7 @@ use crate::beam::{
     share_before_the_full_search, Beam, BEAM_MEMORY_SHARE, BEAM_SHARE_AFTER_RELAXED_PASSES,
     BEAM_SHARE_BESIDE_FULL_SEARCH,
 };
-use crate::dead_end::DeadEnds;
+use crate::dead_end::{DeadEnd, DeadEnds};
 use crate::key::{Cut, KeyShape};
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
 use crate::play_order::{ByBase, Finding};
@@ -590,6 +590,10 @@ struct Frame {
     /// search marks no lost states.
     number: u64,
     low: u64,
+    /// Where a step that turns the stock this many times and puts the card on the tableau led to a position the
+    /// dead-end rule buries, every step that turns it more times leads to one it proves lost too (see
+    /// [`crate::dead_end`], "Deeper in the stock"): those steps are left out. `u16::MAX` before any such step.
+    buried_beyond: u16,
 }
 
 /// Why the search stops while it enters a position.
@@ -845,7 +849,7 @@ impl<'a> Search<'a> {
             }
             let (step, key) = (frame.steps[frame.next], frame.keys[frame.next]);
             frame.next += 1;
-            let Some((key, cut)) = key else {
+            let Some((key, cut)) = key.filter(|_| step.draws <= frame.buried_beyond) else {
                 continue;
             };
             // The child is claimed only now: claimed when its parent was entered, a position reached again deeper
@@ -956,6 +960,10 @@ impl<'a> Search<'a> {
         let from = frame.keys.len();
         let to = (from + LOOK_AHEAD).min(frame.steps.len());
         for &step in &frame.steps[from..to] {
+            if step.draws > frame.buried_beyond {
+                frame.keys.push(None);
+                continue;
+            }
             if limits.nodes.is_some_and(|n| self.nodes >= n) {
                 return Err(Stop::Limit(Limit::Nodes));
             }
@@ -991,14 +999,15 @@ impl<'a> Search<'a> {
     /// the cut (see [`crate::play_order`]): a position it finds lost there is lost at every cut where it is lost
     /// with every card of the stock and the waste free, which does not look at the cut; else at its own, and at
     /// the cuts its draws reach. A state that it finds open at one cut it may find lost at another, which the
-    /// search then searches without the rules: leaving a rule out only searches more.
-    fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> Finding {
-        if self
+    /// search then searches without the rules: leaving a rule out only searches more. With the finding, what the
+    /// dead-end rule found.
+    fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> (Finding, DeadEnd) {
+        let dead_end = self
             .dead_ends
             .as_ref()
-            .is_some_and(|d| d.lost(self.rules, position))
-        {
-            return Finding::LostAtEveryCut;
+            .map_or(DeadEnd::Open, |d| d.judge(self.rules, position));
+        if dead_end != DeadEnd::Open {
+            return (Finding::LostAtEveryCut, dead_end);
         }
         // Leaving the rule out at a position only searches more. It is worked out at the root and where a move put
         // a card on a tableau pile: a move that only sends a card up, or turns the stock, holds no card over
@@ -1014,11 +1023,12 @@ impl<'a> Search<'a> {
                 .play_order
                 .is_some_and(|rule| rule.counts_spaces());
         let worked_out = counted || via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)));
-        if worked_out {
+        let finding = if worked_out {
             self.play_order_lost(position)
         } else {
             Finding::Open
-        }
+        };
+        (finding, DeadEnd::Open)
     }
 
     /// Puts `position`, its state met before at the cuts `met`, at `depth` with all its steps, in the order they
@@ -1044,6 +1054,7 @@ impl<'a> Search<'a> {
                 keys: Vec::new(),
                 number: 0,
                 low: 0,
+                buried_beyond: u16::MAX,
             });
         }
         let tried = match (via, depth.checked_sub(1)) {
@@ -1060,12 +1071,26 @@ impl<'a> Search<'a> {
         frame.keys.clear();
         frame.turned.clear();
         frame.turned.push(position);
+        frame.buried_beyond = u16::MAX;
         // The rules are worked out where a state is met first (see `lost_by_rules`): a state they prove lost at
         // every cut covers every cut since; one lost at this cut alone, or not lost, is searched at the other cuts
         // it is met at, without them.
         if met == NOT_MET {
-            match self.lost_by_rules(&position, via) {
-                Finding::LostAtEveryCut => return true,
+            let (finding, dead_end) = self.lost_by_rules(&position, via);
+            match finding {
+                Finding::LostAtEveryCut => {
+                    // A stock card put on the tableau at a position the rule buries: the steps that turn the
+                    // stock further bury it too (see `crate::dead_end`, "Deeper in the stock").
+                    if let (DeadEnd::Buried, Some(step), Some(below)) =
+                        (dead_end, via, depth.checked_sub(1))
+                    {
+                        if step.draws > 0 && matches!(step.mv.to, Pile::Tableau(_)) {
+                            let parent = &mut frames[below];
+                            parent.buried_beyond = parent.buried_beyond.min(step.draws);
+                        }
+                    }
+                    return true;
+                }
                 Finding::LostAtItsCut => return false,
                 Finding::Open => {}
             }
@@ -2194,6 +2219,85 @@ mod tests {
         let mut child = turned[step.turned as usize];
         child.apply(rules, step.mv);
         child
+    }
+
+    /// Where a step that turns the stock `j` times and puts the card on the tableau leads to a position the
+    /// dead-end rule buries, every step that turns the stock more than `j` times leads to a position the rule as
+    /// stated proves lost (the search leaves those steps out, see `crate::dead_end`, "Deeper in the stock"); the
+    /// search's own rule, which skips some counts, may not (Four Seasons deal 20, 30 moves in). Checked at
+    /// positions along random walks through every game the rule and stock macro-moves apply to. A card played up
+    /// from the waste instead proves nothing of the deeper steps (the card is then no longer one that may bridge
+    /// two runs), and the walks find such positions, so the test would fail if the search took those too.
+    #[test]
+    fn a_stock_card_put_on_the_tableau_and_buried_buries_every_deeper_draw() {
+        let (mut checked, mut not_from_a_foundation_play) = (0, 0);
+        for rules in patience_core::builtin::games()
+            .iter()
+            .chain(patience_core::builtin::extras())
+        {
+            if !Pruning::for_rules(rules).stock_macros {
+                continue;
+            }
+            for deal in 1..=40 {
+                let root = Position::deal(rules, deal).expect("a deal");
+                for moves in [10, 20, 30, 45, 60, 80] {
+                    let parent = random_walk(rules, &root, moves, deal * 11 + moves as u64);
+                    // A rule of its own for each parent, so that no trial drops it.
+                    let Some(rule) = DeadEnds::for_root(rules, &root) else {
+                        continue;
+                    };
+                    let (steps, turned) = steps_from(rules, parent);
+                    // What the search finds, and what the rule as stated finds (see `DeadEnds::stated`).
+                    let stated = DeadEnds::for_root(rules, &root).map(DeadEnds::stated);
+                    let judged: Vec<(Step, DeadEnd, bool)> = steps
+                        .iter()
+                        .filter(|step| step.draws > 0)
+                        .map(|&step| {
+                            let child = after(rules, step, &turned);
+                            let lost = stated.as_ref().is_some_and(|d| d.lost(rules, &child));
+                            (step, rule.judge(rules, &child), lost)
+                        })
+                        .collect();
+                    let buried_at = |to_tableau: bool| {
+                        judged
+                            .iter()
+                            .filter(|(step, found, _)| {
+                                *found == DeadEnd::Buried
+                                    && matches!(step.mv.to, Pile::Tableau(_)) == to_tableau
+                            })
+                            .map(|(step, _, _)| step.draws)
+                            .min()
+                    };
+                    let open_beyond = |draws: u16| {
+                        judged
+                            .iter()
+                            .filter(|(step, _, lost)| step.draws > draws && !lost)
+                            .count()
+                    };
+                    if let Some(draws) = buried_at(true) {
+                        assert_eq!(
+                            open_beyond(draws),
+                            0,
+                            "{} deal {deal}, {moves} moves: {judged:?}",
+                            rules.id
+                        );
+                        checked += judged
+                            .iter()
+                            .filter(|(step, _, _)| step.draws > draws)
+                            .count();
+                    }
+                    if let Some(draws) = buried_at(false) {
+                        not_from_a_foundation_play += open_beyond(draws);
+                    }
+                }
+            }
+        }
+        println!("{checked} deeper steps checked, {not_from_a_foundation_play} left open after a card played up");
+        assert!(checked > 1000, "{checked} deeper steps checked");
+        assert!(
+            not_from_a_foundation_play > 0,
+            "no deeper step left open after a card played up and buried"
+        );
     }
 
     /// Where a one-way move `u` tried from a position `P` is left out after another step `m` (see
