@@ -89,10 +89,21 @@
 //!
 //! So where a step that turns the stock `j` times and puts its card on the tableau leads to a position those
 //! conditions prove lost at some `w`, `D_j` is lost at `w`, with two cards above it at least; every `D_j'` with
-//! `j'` past `j` is lost at `w`, with more cards above it; and so is every position a step reaches that turns the
-//! stock `j'` times and plays its card anywhere. The search leaves those steps out once it has found the first
-//! (`Frame::buried_beyond` in `crate::search`). A step that plays the card up proves nothing of the deeper ones,
-//! since its position may be lost only for the card it took out of those that may be added.
+//! `j'` from `j` on is lost at `w`, with as many cards above it or more; and so is every position a step reaches
+//! that turns the stock `j'` times and plays its card anywhere. A step that plays the card up proves nothing of
+//! the deeper ones, since its position may be lost only for the card it took out of those that may be added.
+//!
+//! A move among the tableau, the reserve piles and the foundations keeps that: it leaves the stock and the waste
+//! as they were, so `D_j` after it is `D_j` with the same move made, and the move only takes cards out of those
+//! that may be added or moves them into those that must be in the tableau. A tableau card sent up was next on
+//! its foundation, in U and free to be added; a reserve card put on the tableau must be there with the cards
+//! above `w`, unless it is in U; and a reserve pile that has given its top card gives the rest as the second
+//! condition counts them from one card given on, one count fewer to hold. A move from or to the waste does not
+//! keep it: a waste card put on the tableau no longer cuts U.
+//!
+//! The search works out the steps that put a stock card on the tableau, the least draws first, up to the first
+//! whose position the rule buries, and leaves out every step that turns the stock as many times or more, at the
+//! position and at the positions below it that such moves lead to (`Frame::buried_beyond` in `crate::search`).
 //!
 //! That is the rule as stated. The search's rule skips the second and fourth conditions at a waste card whose
 //! cards need no more runs than the piles with nothing added, and a card added to those that must be in the

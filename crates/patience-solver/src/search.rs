@@ -590,9 +590,11 @@ struct Frame {
     /// search marks no lost states.
     number: u64,
     low: u64,
-    /// Where a step that turns the stock this many times and puts the card on the tableau led to a position the
-    /// dead-end rule buries, every step that turns it more times leads to one it proves lost too (see
-    /// [`crate::dead_end`], "Deeper in the stock"): those steps are left out. `u16::MAX` before any such step.
+    /// The most times a step may turn the stock and not lead to a position the dead-end rule as stated proves
+    /// lost (see [`crate::dead_end`], "Deeper in the stock"): one less than the least of a step that puts its
+    /// card on the tableau at a position the rule buries, from here or from a position below whose move left the
+    /// stock and the waste as they were. The steps that turn it more are left out. `u16::MAX` where none is
+    /// known.
     buried_beyond: u16,
 }
 
@@ -849,7 +851,7 @@ impl<'a> Search<'a> {
             }
             let (step, key) = (frame.steps[frame.next], frame.keys[frame.next]);
             frame.next += 1;
-            let Some((key, cut)) = key.filter(|_| step.draws <= frame.buried_beyond) else {
+            let Some((key, cut)) = key else {
                 continue;
             };
             // The child is claimed only now: claimed when its parent was entered, a position reached again deeper
@@ -960,10 +962,6 @@ impl<'a> Search<'a> {
         let from = frame.keys.len();
         let to = (from + LOOK_AHEAD).min(frame.steps.len());
         for &step in &frame.steps[from..to] {
-            if step.draws > frame.buried_beyond {
-                frame.keys.push(None);
-                continue;
-            }
             if limits.nodes.is_some_and(|n| self.nodes >= n) {
                 return Err(Stop::Limit(Limit::Nodes));
             }
@@ -999,15 +997,14 @@ impl<'a> Search<'a> {
     /// the cut (see [`crate::play_order`]): a position it finds lost there is lost at every cut where it is lost
     /// with every card of the stock and the waste free, which does not look at the cut; else at its own, and at
     /// the cuts its draws reach. A state that it finds open at one cut it may find lost at another, which the
-    /// search then searches without the rules: leaving a rule out only searches more. With the finding, what the
-    /// dead-end rule found.
-    fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> (Finding, DeadEnd) {
-        let dead_end = self
+    /// search then searches without the rules: leaving a rule out only searches more.
+    fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> Finding {
+        if self
             .dead_ends
             .as_ref()
-            .map_or(DeadEnd::Open, |d| d.judge(self.rules, position));
-        if dead_end != DeadEnd::Open {
-            return (Finding::LostAtEveryCut, dead_end);
+            .is_some_and(|d| d.lost(self.rules, position))
+        {
+            return Finding::LostAtEveryCut;
         }
         // Leaving the rule out at a position only searches more. It is worked out at the root and where a move put
         // a card on a tableau pile: a move that only sends a card up, or turns the stock, holds no card over
@@ -1023,12 +1020,11 @@ impl<'a> Search<'a> {
                 .play_order
                 .is_some_and(|rule| rule.counts_spaces());
         let worked_out = counted || via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)));
-        let finding = if worked_out {
+        if worked_out {
             self.play_order_lost(position)
         } else {
             Finding::Open
-        };
-        (finding, DeadEnd::Open)
+        }
     }
 
     /// Puts `position`, its state met before at the cuts `met`, at `depth` with all its steps, in the order they
@@ -1063,6 +1059,13 @@ impl<'a> Search<'a> {
             }
             _ => OneWayTried::default(),
         };
+        // A move that leaves the stock and the waste as they were keeps the parent's deeper draws buried.
+        let buried_beyond = match (via, depth.checked_sub(1)) {
+            (Some(step), Some(below)) if step.draws == 0 && keeps_stock_and_waste(step.mv) => {
+                frames[below].buried_beyond
+            }
+            _ => u16::MAX,
+        };
         let frame = &mut frames[depth];
         frame.position = position;
         frame.next = 0;
@@ -1071,26 +1074,13 @@ impl<'a> Search<'a> {
         frame.keys.clear();
         frame.turned.clear();
         frame.turned.push(position);
-        frame.buried_beyond = u16::MAX;
+        frame.buried_beyond = buried_beyond;
         // The rules are worked out where a state is met first (see `lost_by_rules`): a state they prove lost at
         // every cut covers every cut since; one lost at this cut alone, or not lost, is searched at the other cuts
         // it is met at, without them.
         if met == NOT_MET {
-            let (finding, dead_end) = self.lost_by_rules(&position, via);
-            match finding {
-                Finding::LostAtEveryCut => {
-                    // A stock card put on the tableau at a position the rule buries: the steps that turn the
-                    // stock further bury it too (see `crate::dead_end`, "Deeper in the stock").
-                    if let (DeadEnd::Buried, Some(step), Some(below)) =
-                        (dead_end, via, depth.checked_sub(1))
-                    {
-                        if step.draws > 0 && matches!(step.mv.to, Pile::Tableau(_)) {
-                            let parent = &mut frames[below];
-                            parent.buried_beyond = parent.buried_beyond.min(step.draws);
-                        }
-                    }
-                    return true;
-                }
+            match self.lost_by_rules(&position, via) {
+                Finding::LostAtEveryCut => return true,
                 Finding::LostAtItsCut => return false,
                 Finding::Open => {}
             }
@@ -1185,6 +1175,30 @@ impl<'a> Search<'a> {
                 (step.draws, rank)
             }
         });
+        // The steps that turn the stock `j` times or more lead to lost positions where one of them that puts its
+        // card on the tableau does, and their positions are worked out in that order, the least `j` first, up to
+        // the first the rule buries: the positions worked out are those the search would enter first, and their
+        // verdicts are then in the rule's cache.
+        if let Some(rule) = &self.dead_ends {
+            let turned = &frame.turned;
+            let buried = steps
+                .iter()
+                .filter(|step| {
+                    step.draws > 0
+                        && step.draws <= frame.buried_beyond
+                        && matches!(step.mv.to, Pile::Tableau(_))
+                })
+                .find(|step| {
+                    let mut child = turned[step.turned as usize];
+                    child.apply(self.rules, step.mv);
+                    rule.judge(self.rules, &child) == DeadEnd::Buried
+                });
+            if let Some(step) = buried {
+                frame.buried_beyond = step.draws - 1;
+            }
+            let beyond = frame.buried_beyond;
+            steps.retain(|step| step.draws <= beyond);
+        }
         false
     }
 }
@@ -1237,6 +1251,13 @@ fn limit_reached(limits: &Limits, cancel: &AtomicBool, start: Instant) -> Option
         return Some(Limit::Time);
     }
     None
+}
+
+/// Whether `mv` moves a card from the tableau or a reserve pile to the tableau or a foundation, leaving the stock
+/// and the waste as they were.
+fn keeps_stock_and_waste(mv: Move) -> bool {
+    matches!(mv.from, Pile::Tableau(_) | Pile::Reserve(_))
+        && matches!(mv.to, Pile::Tableau(_) | Pile::Foundation(_))
 }
 
 /// Every legal move from `position` as a step; with `macros`, the stock is not turned a draw at a time but to each
@@ -2222,15 +2243,18 @@ mod tests {
     }
 
     /// Where a step that turns the stock `j` times and puts the card on the tableau leads to a position the
-    /// dead-end rule buries, every step that turns the stock more than `j` times leads to a position the rule as
-    /// stated proves lost (the search leaves those steps out, see `crate::dead_end`, "Deeper in the stock"); the
-    /// search's own rule, which skips some counts, may not (Four Seasons deal 20, 30 moves in). Checked at
-    /// positions along random walks through every game the rule and stock macro-moves apply to. A card played up
-    /// from the waste instead proves nothing of the deeper steps (the card is then no longer one that may bridge
-    /// two runs), and the walks find such positions, so the test would fail if the search took those too.
+    /// dead-end rule buries, every step that turns the stock `j` times or more leads to a position the rule as
+    /// stated proves lost, and so does every such step from a position a move among the tableau, the reserve and
+    /// the foundations leads to (the search leaves those steps out, see `crate::dead_end`, "Deeper in the
+    /// stock"); the search's own rule, which skips some counts, may not (Four Seasons deal 20, 30 moves in).
+    /// Checked at positions along random walks through every game the rule and stock macro-moves apply to. A card
+    /// played up from the waste instead proves nothing of the deeper steps (the card is then no longer one that
+    /// may bridge two runs), nor does a move from the waste of the position after it, and the walks find such
+    /// positions, so the test would fail if the search took those too.
     #[test]
     fn a_stock_card_put_on_the_tableau_and_buried_buries_every_deeper_draw() {
-        let (mut checked, mut not_from_a_foundation_play) = (0, 0);
+        let (mut checked, mut inherited) = (0, 0);
+        let (mut after_a_play_up, mut after_a_waste_move) = (0, 0);
         for rules in patience_core::builtin::games()
             .iter()
             .chain(patience_core::builtin::extras())
@@ -2242,61 +2266,78 @@ mod tests {
                 let root = Position::deal(rules, deal).expect("a deal");
                 for moves in [10, 20, 30, 45, 60, 80] {
                     let parent = random_walk(rules, &root, moves, deal * 11 + moves as u64);
-                    // A rule of its own for each parent, so that no trial drops it.
-                    let Some(rule) = DeadEnds::for_root(rules, &root) else {
+                    // Rules of their own for each parent, so that no trial drops them: what the search finds,
+                    // and what the rule as stated finds (see `DeadEnds::stated`).
+                    let (Some(rule), Some(stated)) = (
+                        DeadEnds::for_root(rules, &root),
+                        DeadEnds::for_root(rules, &root).map(DeadEnds::stated),
+                    ) else {
                         continue;
                     };
                     let (steps, turned) = steps_from(rules, parent);
-                    // What the search finds, and what the rule as stated finds (see `DeadEnds::stated`).
-                    let stated = DeadEnds::for_root(rules, &root).map(DeadEnds::stated);
-                    let judged: Vec<(Step, DeadEnd, bool)> = steps
-                        .iter()
-                        .filter(|step| step.draws > 0)
-                        .map(|&step| {
-                            let child = after(rules, step, &turned);
-                            let lost = stated.as_ref().is_some_and(|d| d.lost(rules, &child));
-                            (step, rule.judge(rules, &child), lost)
-                        })
-                        .collect();
-                    let buried_at = |to_tableau: bool| {
-                        judged
+                    let buried_from = |to_tableau: bool| {
+                        steps
                             .iter()
-                            .filter(|(step, found, _)| {
-                                *found == DeadEnd::Buried
+                            .filter(|step| {
+                                step.draws > 0
                                     && matches!(step.mv.to, Pile::Tableau(_)) == to_tableau
+                                    && rule.judge(rules, &after(rules, **step, &turned))
+                                        == DeadEnd::Buried
                             })
-                            .map(|(step, _, _)| step.draws)
+                            .map(|step| step.draws)
                             .min()
                     };
-                    let open_beyond = |draws: u16| {
-                        judged
+                    // The steps from `position` that turn the stock `draws` times or more and lead to a position
+                    // the stated rule leaves open.
+                    let open_from = |position: Position, draws: u16| {
+                        let (steps, turned) = steps_from(rules, position);
+                        let deeper: Vec<Step> = steps
+                            .into_iter()
+                            .filter(|step| step.draws >= draws)
+                            .collect();
+                        let open = deeper
                             .iter()
-                            .filter(|(step, _, lost)| step.draws > draws && !lost)
-                            .count()
-                    };
-                    if let Some(draws) = buried_at(true) {
-                        assert_eq!(
-                            open_beyond(draws),
-                            0,
-                            "{} deal {deal}, {moves} moves: {judged:?}",
-                            rules.id
-                        );
-                        checked += judged
-                            .iter()
-                            .filter(|(step, _, _)| step.draws > draws)
+                            .filter(|&&step| !stated.lost(rules, &after(rules, step, &turned)))
                             .count();
+                        (deeper.len(), open)
+                    };
+                    if let Some(draws) = buried_from(true) {
+                        let (deeper, open) = open_from(parent, draws);
+                        assert_eq!(open, 0, "{} deal {deal}, {moves} moves in", rules.id);
+                        checked += deeper;
+                        for &step in &steps {
+                            let child = after(rules, step, &turned);
+                            let (deeper, open) = open_from(child, draws);
+                            if step.draws == 0 && keeps_stock_and_waste(step.mv) {
+                                assert_eq!(
+                                    open, 0,
+                                    "{} deal {deal}, {moves} moves in, after {step:?}",
+                                    rules.id
+                                );
+                                inherited += deeper;
+                            } else if step.mv.from == Pile::Waste && step.draws == 0 {
+                                after_a_waste_move += open;
+                            }
+                        }
                     }
-                    if let Some(draws) = buried_at(false) {
-                        not_from_a_foundation_play += open_beyond(draws);
+                    if let Some(draws) = buried_from(false) {
+                        after_a_play_up += open_from(parent, draws + 1).1;
                     }
                 }
             }
         }
-        println!("{checked} deeper steps checked, {not_from_a_foundation_play} left open after a card played up");
-        assert!(checked > 1000, "{checked} deeper steps checked");
+        println!(
+            "{checked} deeper steps checked, {inherited} after a move that keeps the stock and the waste; \
+             {after_a_play_up} left open after a card played up, {after_a_waste_move} after a move from the waste"
+        );
         assert!(
-            not_from_a_foundation_play > 0,
-            "no deeper step left open after a card played up and buried"
+            checked > 1000 && inherited > 1000,
+            "{checked} and {inherited} steps checked"
+        );
+        assert!(
+            after_a_play_up > 0 && after_a_waste_move > 0,
+            "no deeper step left open after a card played up ({after_a_play_up}) or a move from the waste \
+             ({after_a_waste_move})"
         );
     }
 
