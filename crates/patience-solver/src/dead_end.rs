@@ -96,12 +96,11 @@
 //! A move among the tableau, the reserve piles and the foundations keeps that: it leaves the stock and the waste
 //! as they were, so `D_j` after it is `D_j` with the same move made, and the move only takes cards out of those
 //! that may be added or moves them into those that must be in the tableau (a move between tableau piles changes
-//! neither, and a space filled from a reserve pile by force after it is a reserve card put on the tableau). A tableau
-//! card sent up was next on
-//! its foundation, in U and free to be added; a reserve card put on the tableau must be there with the cards
-//! above `w`, unless it is in U; and a reserve pile that has given its top card gives the rest as the second
-//! condition counts them from one card given on, one count fewer to hold. A move from or to the waste does not
-//! keep it: a waste card put on the tableau no longer cuts U.
+//! neither, and a space filled from a reserve pile by force after it is a reserve card put on the tableau). A
+//! tableau card sent up was next on its foundation, in U and free to be added; a reserve card put on the tableau
+//! must be there with the cards above `w`, unless it is in U; and a reserve pile that has given its top card gives
+//! the rest as the second condition counts them from one card given on, one count fewer to hold. A move from or
+//! to the waste does not keep it: a waste card put on the tableau no longer cuts U.
 //!
 //! The search works out the steps that put a stock card on the tableau, the least draws first, up to the first
 //! whose position the rule buries, and leaves out every step that turns the stock as many times or more, at the
