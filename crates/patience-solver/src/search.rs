@@ -1031,7 +1031,7 @@ impl<'a> Search<'a> {
     /// are searched: none where the rules prove it lost (worked out only where its state is met first, see
     /// [`Search::lost_by_rules`]), and then `true` where they prove it lost at every cut; a safe move alone if
     /// there is one; otherwise moves to the foundations and steps that turn the stock least first, and a relaxed
-    /// game's own moves last.
+    /// game's own moves last, but no step that turns the stock so far that the dead-end rule proves it lost.
     fn order_steps(
         &self,
         frames: &mut Vec<Frame>,
@@ -1175,10 +1175,11 @@ impl<'a> Search<'a> {
                 (step.draws, rank)
             }
         });
-        // The steps that turn the stock `j` times or more lead to lost positions where one of them that puts its
-        // card on the tableau does, and their positions are worked out in that order, the least `j` first, up to
-        // the first the rule buries: the positions worked out are those the search would enter first, and their
-        // verdicts are then in the rule's cache.
+        // Where a step that turns the stock `j` times and puts its card on the tableau leads to a position the
+        // dead-end rule buries, every step that turns it `j` times or more leads to a lost one (see
+        // `crate::dead_end`, "Deeper in the stock"). Such steps are worked out the least `j` first, up to the first
+        // the rule buries: they are the steps the search would enter first, so their verdicts are still in the
+        // rule's cache when it does.
         if let Some(rule) = &self.dead_ends {
             let turned = &frame.turned;
             let buried = steps
