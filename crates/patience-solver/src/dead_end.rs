@@ -21,6 +21,16 @@
 //! condition is not worked out: there it cut Storehouse deals 53 and 135 by under 2 % of their nodes, and
 //! doubled their time in the searches' first 4,096 lookups, before the rule is dropped there.
 //!
+//! Where only reserve cards fill spaces while the reserve has cards (by force or at will: Chameleon, Gate), the
+//! second condition also looks at the runs' bottom cards. At a `d` short of the whole pile, the pile still holds
+//! cards when `w` shows, so each run's bottom card then is a pile's bottom card now or a reserve card; every
+//! other card that must be in the tableau lies on a card of the group above, and a card holds one card at most.
+//! So the position is lost at that `d` too if some group has more cards that must be in the tableau than it has
+//! piles' bottom cards and cards the pile has given, by more than the group above has cards that must be there
+//! or may be added. The sequences of runs that the count lets through lie so, with the waste's and the stock's
+//! cards at the bottom of runs: on Chameleon deal 23, lost, the relaxed pass proving it searched 3.9 million
+//! nodes with the bottoms held, against 11.9 million.
+//!
 //! The fourth condition looks at the stock as the second looks at a reserve pile: the position is lost if, for
 //! some waste card `w`, whatever number `k` of the stock's top cards is taken as given, the first or the second
 //! condition holds with U cut at each suit's first card still in the stock (under its top `k`: call that U_k),
@@ -52,7 +62,13 @@
 //! cards under them are still in it. A foundation has then taken none of them, nor any card of its suit after
 //! them, so it holds only cards it holds now and cards of U'; each of the pile's top `d` cards not in U' is in the
 //! tableau, as is each card of A and of the tableau not in U'. Every other card then in the tableau came from
-//! the stock, the other reserve piles or U': the second condition rules that out.
+//! the stock, the other reserve piles or U': the second condition rules that out. Where only reserve cards fill
+//! spaces while the reserve has cards, and the pile still holds some (`d` short of the whole pile), the
+//! reserve has had cards all along, so every space filled since now took a reserve card; a tableau card leaves
+//! the tableau only for a foundation, and moves within it only onto a card. So a card then at the bottom of a
+//! pile lay at the bottom of one now or came from the reserve (the other reserve piles' cards are among those
+//! that may be added, and the pile's are its top `d`), and every other tableau card lies on a card of the group
+//! above, one card on each: the count of bottom cards rules that out.
 //!
 //! For the fourth, look again at the first time `w` shows in a line that wins. The stock has given its top `k`
 //! cards by then, for some `k`: it gives cards only from its top, and no redeal is left to take any back. Each of
@@ -96,7 +112,9 @@
 //! A move among the tableau, the reserve piles and the foundations keeps that: it leaves the stock and the waste
 //! as they were, so `D_j` after it is `D_j` with the same move made, and the move only takes cards out of those
 //! that may be added or moves them into those that must be in the tableau (a move between tableau piles changes
-//! neither, and a space filled from a reserve pile by force after it is a reserve card put on the tableau). A
+//! neither, and a space filled from a reserve pile by force after it is a reserve card put on the tableau). Nor
+//! does it give the count of bottom cards more: a pile's bottom card that goes up or onto another pile is one
+//! fewer, and a reserve card that fills a space was counted among the pile's gifts from one card given on. A
 //! tableau card sent up was next on its foundation, in U and free to be added; a reserve card put on the tableau
 //! must be there with the cards above `w`, unless it is in U; and a reserve pile that has given its top card gives
 //! the rest as the second condition counts them from one card given on, one count fewer to hold. A move from or
@@ -123,12 +141,13 @@
 //! the sum over the groups bounds the runs from below. The cards that may be added are chosen to make that bound
 //! least, by a lazy walk along each chain or cycle (see `lane_cost`, whose documentation holds the proof).
 //!
-//! Every waste card but the top one is tried as `w`. The rule looks at which cards the tableau holds, never at
-//! how they lie, so its verdict is worked out once for all the positions that differ only in their tableau.
+//! Every waste card but the top one is tried as `w`. The rule looks at which cards the tableau holds, and, where
+//! it counts bottom cards, at the groups of the piles' bottom cards, never at how the rest lie, so its verdict is
+//! worked out once for all the positions that differ only in that.
 
 use std::cell::{Cell, OnceCell, RefCell};
 
-use patience_core::rules::MAX_RESERVE;
+use patience_core::rules::{Source, MAX_RESERVE, MAX_TABLEAU};
 use patience_core::{Card, Pile, Position, RuleSet};
 use xxhash_rust::xxh3::xxh3_128;
 
@@ -154,9 +173,10 @@ pub enum DeadEnd {
 pub struct DeadEnds {
     groups: [OnceCell<Option<Groups>>; 13],
     /// The verdicts of the layers met last, by a layer's hash, in a direct-mapped cache: the rule looks at the
-    /// tableau's cards, never at how they lie (every pile is a run from the root on), so positions that differ
-    /// only in the tableau share it, and a search meets few layers and many positions in each (Chameleon deal
-    /// 6 looks up 837,000 positions in 13,800 layers). An empty entry says "not lost", which is always safe.
+    /// tableau's cards and the groups of its piles' bottom cards, never at how the rest lie (every pile is a run
+    /// from the root on), so positions that differ only in that share it, and a search meets few layers and many
+    /// positions in each (Chameleon deal 6 looks up 837,000 positions in 13,800 layers). An empty entry says
+    /// "not lost", which is always safe.
     layers: RefCell<Box<[(u128, DeadEnd)]>>,
     /// Layers looked up, those worked out (not found in the cache), and those of them found lost.
     looked_up: Cell<u32>,
@@ -167,6 +187,9 @@ pub struct DeadEnds {
     /// Whether the second and fourth conditions are worked out only at waste cards whose cards need more runs
     /// than the piles with nothing added: always, but in the tests of the rule as stated.
     shortcut: bool,
+    /// Whether the second condition holds the runs' bottom cards to the piles' and the reserve's: wherever the
+    /// rules fill spaces only from the reserve while it has cards, but in the test that shows what that adds.
+    bottoms_fixed: bool,
 }
 
 /// The entries of the layer cache.
@@ -200,7 +223,18 @@ impl DeadEnds {
             found_lost: Cell::new(0),
             draws: true,
             shortcut: true,
+            bottoms_fixed: only_the_reserve_fills_spaces(rules),
         })
+    }
+
+    /// The rule without the runs' bottom cards held to the piles' and the reserve's, for the test that shows what
+    /// that adds.
+    #[doc(hidden)]
+    pub fn without_fixed_bottoms(self) -> DeadEnds {
+        DeadEnds {
+            bottoms_fixed: false,
+            ..self
+        }
     }
 
     /// The rule without its fourth condition, for the test that shows what that condition adds.
@@ -238,7 +272,7 @@ impl DeadEnds {
             return DeadEnd::Open;
         };
         let Some(groups) = self.groups[base.index() as usize]
-            .get_or_init(|| Groups::new(rules, position))
+            .get_or_init(|| Groups::new(rules, position, self.bottoms_fixed))
             .as_ref()
         else {
             return DeadEnd::Open;
@@ -257,7 +291,7 @@ impl DeadEnds {
             return DeadEnd::Open;
         }
         self.looked_up.set(looked_up + 1);
-        let layer = layer_key(position, waste_stack);
+        let layer = layer_key(groups, position, waste_stack);
         let slot = layer as usize % LAYERS;
         let (cached, found) = self.layers.borrow()[slot];
         if cached == layer {
@@ -279,14 +313,15 @@ impl DeadEnds {
 }
 
 /// A hash of everything in `position` but its tableau: the stock, the waste, the reserve piles, the
-/// foundations and the base rank. The tableau holds the other cards. Where the waste is not a stack
+/// foundations and the base rank; and where the rule counts the runs' bottom cards (`groups.bottoms_fixed`), the
+/// groups of the piles' bottom cards. The tableau holds the other cards. Where the waste is not a stack
 /// (`waste_stack` false), only the third condition is worked out, which does not look at the order of the stock
 /// and the waste: they are hashed as one set of cards, so that the positions of a turn of the stock share a
 /// layer.
-fn layer_key(position: &Position, waste_stack: bool) -> u128 {
-    // A tag, the cards outside the tableau, a length for each pile, the four foundations' lengths and the base
-    // rank.
-    let mut bytes = [0u8; 2 + 52 + 2 + MAX_RESERVE + 5 + 2];
+fn layer_key(groups: &Groups, position: &Position, waste_stack: bool) -> u128 {
+    // A tag, the cards outside the tableau, a length for each pile, the four foundations' lengths, the base
+    // rank, and the bottom cards' groups.
+    let mut bytes = [0u8; 2 + 52 + 2 + MAX_RESERVE + 5 + 2 + 1 + MAX_TABLEAU];
     let mut len = 0;
     let mut put = |cards: &[u8]| {
         bytes[len] = cards.len() as u8;
@@ -308,6 +343,18 @@ fn layer_key(position: &Position, waste_stack: bool) -> u128 {
     // Layers with the same cards in the same places may still differ in the base rank (where it is chosen), which
     // the rule looks at.
     put(&[position.base_rank().map_or(u8::MAX, |b| b.index())]);
+    if groups.bottoms_fixed {
+        let mut bottoms = [0u8; MAX_TABLEAU];
+        let piles = position.tableau_piles();
+        for t in 0..piles {
+            bottoms[t] = position
+                .pile(Pile::Tableau(t as u8))
+                .first()
+                .map_or(u8::MAX, |&c| groups.group[c as usize]);
+        }
+        bottoms[..piles].sort_unstable();
+        put(&bottoms[..piles]);
+    }
     xxh3_128(&bytes[..len])
 }
 
@@ -404,7 +451,9 @@ fn some_reserve_overflows(
     (0..position.reserve_piles() as u8).any(|r| {
         let reserve = position.pile(Pile::Reserve(r));
         !reserve.is_empty()
-            && Gifts::new((runs, held), may, (coming, in_up), reserve, piles).all(|exceeds| exceeds)
+            && Gifts::new((runs, held), may, (coming, in_up), reserve, piles)
+                .with_bottoms(position)
+                .all(|exceeds| exceeds)
     })
 }
 
@@ -446,6 +495,14 @@ fn overfills(groups: &Groups, position: &Position) -> bool {
     })
 }
 
+/// Whether only reserve cards fill spaces while the reserve has some, by force or at will: then every card that
+/// starts a run in the tableau lay at the bottom of a pile before, or came from the reserve.
+fn only_the_reserve_fills_spaces(rules: &RuleSet) -> bool {
+    let spaces = &rules.tableau.spaces;
+    spaces.forced.first().is_none_or(|&s| s == Source::Reserve)
+        && spaces.at_will.iter().all(|&s| s == Source::Reserve)
+}
+
 /// The cards of `position`'s tableau, as a set of card indices.
 fn tableau_cards(position: &Position) -> u64 {
     (0..position.tableau_piles() as u8).fold(0, |m, t| m | mask(position.pile(Pile::Tableau(t))))
@@ -478,6 +535,9 @@ struct Gifts<'a> {
     /// The cards given so far: `d`.
     given: usize,
     piles: u32,
+    /// Where spaces take only reserve cards while the reserve has some: how many cards of each group may start a
+    /// run while this pile still holds cards (the piles' bottom cards, and the reserve's cards given).
+    bottoms: Option<[u8; GROUPS]>,
 }
 
 impl<'a> Gifts<'a> {
@@ -522,7 +582,39 @@ impl<'a> Gifts<'a> {
             still,
             given: 0,
             piles,
+            bottoms: None,
         }
+    }
+
+    /// The gifts of a reserve pile, with each run's bottom card held to the piles' bottom cards and the reserve's
+    /// cards given while the pile still holds cards, where only reserve cards fill spaces then.
+    fn with_bottoms(mut self, position: &Position) -> Gifts<'a> {
+        if self.runs.groups.bottoms_fixed {
+            let mut bottoms = [0u8; GROUPS];
+            for t in 0..position.tableau_piles() as u8 {
+                if let Some(&card) = position.pile(Pile::Tableau(t)).first() {
+                    bottoms[self.runs.groups.group[card as usize] as usize] += 1;
+                }
+            }
+            self.bottoms = Some(bottoms);
+        }
+        self
+    }
+
+    /// Whether some group holds more cards that may not start a run than the group they must lie on can hold.
+    fn bottoms_overflow(&self) -> bool {
+        let Some(starts) = &self.bottoms else {
+            return false;
+        };
+        let groups = self.runs.groups;
+        groups.lanes.iter().flat_map(|(lane, _)| lane).any(|&g| {
+            let g = usize::from(g);
+            let loose = self.runs.must[g].saturating_sub(starts[g]);
+            loose > 0
+                && groups.above[g].map_or(0, |a| {
+                    u32::from(self.runs.must[a as usize]) + u32::from(self.may.by_group[a as usize])
+                }) < u32::from(loose)
+        })
     }
 
     /// Whether, with this pile's gifts so far, some reserve pile leaves cards that need more runs than the tableau
@@ -544,6 +636,9 @@ impl<'a> Gifts<'a> {
         let groups = self.runs.groups;
         let card = self.reserve[self.reserve.len() - self.given];
         self.still &= !(1 << card);
+        if let Some(bottoms) = &mut self.bottoms {
+            bottoms[self.runs.groups.group[card as usize] as usize] += 1;
+        }
         let suit = card_suit(card) as usize;
         let cards = &self.coming.of(suit)[..self.in_up[suit]];
         if cards.get(self.up_to[suit]) != Some(&card) {
@@ -576,7 +671,10 @@ impl Iterator for Gifts<'_> {
             self.give();
         }
         self.given += 1;
-        Some(self.runs.exceed(&self.may, self.piles))
+        Some(
+            self.runs.exceed(&self.may, self.piles)
+                || self.given <= self.reserve.len() && self.bottoms_overflow(),
+        )
     }
 }
 
@@ -705,13 +803,17 @@ struct Groups {
     below: [Option<u8>; GROUPS],
     /// Whether some group holds more than one card.
     shared: bool,
+    /// Whether only reserve cards fill spaces while the reserve has some, so that a run's bottom card is then a
+    /// pile's bottom card or a reserve card.
+    bottoms_fixed: bool,
 }
 
 impl Groups {
     /// The groups under `position`'s base rank, or `None` if they are not chains and cycles. Two cards are in one
     /// group when the same cards may be built on them and they may be built on the same cards; a group is named
-    /// by its first card.
-    fn new(rules: &RuleSet, position: &Position) -> Option<Groups> {
+    /// by its first card. `bottoms_fixed` says whether the second condition holds the runs' bottom cards to the
+    /// piles' and the reserve's.
+    fn new(rules: &RuleSet, position: &Position, bottoms_fixed: bool) -> Option<Groups> {
         let Classes {
             of: group,
             builders,
@@ -758,6 +860,7 @@ impl Groups {
         Some(Groups {
             group,
             shared: members.iter().any(|m| m.count_ones() > 1),
+            bottoms_fixed,
             lanes,
             above: above.map(|a| a.map(|g| g as u8)),
             below: below.map(|b| b.map(|g| g as u8)),
@@ -948,7 +1051,7 @@ mod tests {
             let rules = builtin::rules(id).expect("a built-in game");
             for deal in 1..=4 {
                 let position = Position::deal(&rules, deal).expect("a deal");
-                let Some(groups) = Groups::new(&rules, &position) else {
+                let Some(groups) = Groups::new(&rules, &position, false) else {
                     continue;
                 };
                 // Every card of the pack: bits 0 to 51.
@@ -999,11 +1102,14 @@ mod tests {
                         position
                     };
                     let (with_a, with_b) = (choose(*a, *card_a), choose(*b, *card_b));
+                    let groups = |position: &Position| {
+                        Groups::new(&rules, position, true).expect("chains and cycles of groups")
+                    };
                     assert_ne!(with_a.base_rank(), with_b.base_rank());
                     for waste_stack in [false, true] {
                         assert_ne!(
-                            layer_key(&with_a, waste_stack),
-                            layer_key(&with_b, waste_stack),
+                            layer_key(&groups(&with_a), &with_a, waste_stack),
+                            layer_key(&groups(&with_b), &with_b, waste_stack),
                             "deal {deal}"
                         );
                     }

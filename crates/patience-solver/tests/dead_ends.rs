@@ -45,16 +45,43 @@ fn every_position_the_rule_calls_lost_is_lost() {
 /// every position the rule calls lost, is lost by the exhaustive search.
 #[test]
 fn the_stocks_draws_call_more_positions_lost() {
+    let only_by_draws = lost_by_one_part(
+        &["chameleon", "four-seasons", "gate", "simplicity"],
+        DeadEnds::without_the_stocks_draws,
+    );
+    println!("{only_by_draws} positions called lost by the stock's draws alone");
+    assert!(
+        only_by_draws >= 20,
+        "the stock's draws called only {only_by_draws} positions lost that the other conditions did not"
+    );
+}
+
+/// The runs' bottom cards held to the piles' and the reserve's, where only the reserve fills spaces while it has
+/// cards, call lost positions the rule without them does not, and each of them is lost by the exhaustive search.
+#[test]
+fn the_fixed_bottoms_call_more_positions_lost() {
+    let only_by_bottoms = lost_by_one_part(&["chameleon", "gate"], DeadEnds::without_fixed_bottoms);
+    println!("{only_by_bottoms} positions called lost by the fixed bottoms alone");
+    assert!(
+        only_by_bottoms >= 20,
+        "the fixed bottoms called only {only_by_bottoms} positions lost that the rule without them did not"
+    );
+}
+
+/// How many positions, along random walks through the reduced packs of the games `ids`, the rule calls lost and
+/// the rule `without` one of its parts does not; it fails if the exhaustive search finds one the rule calls lost
+/// to be won.
+fn lost_by_one_part(ids: &[&str], without: fn(DeadEnds) -> DeadEnds) -> u32 {
     // A cell: the walks' judge is a shared closure.
-    let only_by_draws = std::cell::Cell::new(0u32);
+    let only_by_it = std::cell::Cell::new(0u32);
     let mut failures = Vec::new();
-    for id in ["chameleon", "four-seasons", "gate", "simplicity"] {
+    for &id in ids {
         let rules = reduced(id);
         for deal in 1..=400 {
             let start = Position::deal(&rules, deal).expect("a deal");
             let (Some(dead_ends), Some(without)) = (
                 DeadEnds::for_root(&rules, &start),
-                DeadEnds::for_root(&rules, &start).map(DeadEnds::without_the_stocks_draws),
+                DeadEnds::for_root(&rules, &start).map(without),
             ) else {
                 continue;
             };
@@ -64,19 +91,14 @@ fn the_stocks_draws_call_more_positions_lost() {
                 deal * 100,
                 |position| {
                     let lost = dead_ends.lost(&rules, position);
-                    let by_draws = lost && !without.lost(&rules, position);
-                    only_by_draws.set(only_by_draws.get() + u32::from(by_draws));
+                    let by_it = lost && !without.lost(&rules, position);
+                    only_by_it.set(only_by_it.get() + u32::from(by_it));
                     lost
                 },
                 &mut failures,
             );
         }
     }
-    let only_by_draws = only_by_draws.get();
-    println!("{only_by_draws} positions called lost by the stock's draws alone");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(
-        only_by_draws >= 20,
-        "the stock's draws called only {only_by_draws} positions lost that the other conditions did not"
-    );
+    only_by_it.get()
 }
