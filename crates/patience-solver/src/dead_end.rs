@@ -346,8 +346,8 @@ fn layer_key(groups: &Groups, position: &Position, waste_stack: bool) -> u128 {
     if groups.bottoms_fixed {
         let mut bottoms = [0u8; MAX_TABLEAU];
         let piles = position.tableau_piles();
-        for t in 0..piles {
-            bottoms[t] = position
+        for (t, bottom) in bottoms[..piles].iter_mut().enumerate() {
+            *bottom = position
                 .pile(Pile::Tableau(t as u8))
                 .first()
                 .map_or(u8::MAX, |&c| groups.group[c as usize]);
