@@ -68,6 +68,21 @@ fn the_fixed_bottoms_call_more_positions_lost() {
     );
 }
 
+/// The card that leaves the waste as a waste card first shows, taken to top a pile (it holds no card then), calls
+/// lost positions the rule without it does not, and each of them is lost by the exhaustive search.
+#[test]
+fn the_top_card_calls_more_positions_lost() {
+    let only_by_top = lost_by_one_part(
+        &["chameleon", "four-seasons", "gate", "simplicity"],
+        DeadEnds::without_the_top_card,
+    );
+    println!("{only_by_top} positions called lost by the top card alone");
+    assert!(
+        only_by_top >= 20,
+        "the top card called only {only_by_top} positions lost that the rule without it did not"
+    );
+}
+
 /// How many positions, along random walks through the reduced packs of the games `ids`, the rule calls lost and
 /// the rule `without` one of its parts does not; it fails if the exhaustive search finds one the rule calls lost
 /// to be won.
