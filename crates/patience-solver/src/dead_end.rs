@@ -29,9 +29,9 @@
 //! other card that must be in the tableau lies on a card of the group above, and a card holds one card at most.
 //! So the position is lost at that `d` too if some group has more cards that must be in the tableau than it has
 //! piles' bottom cards and cards the pile has given, by more than the group above has cards that must be there
-//! or may be added. The sequences of runs that the count lets through lie so, with the waste's and the stock's
-//! cards at the bottom of runs: on Chameleon deal 23, lost, the relaxed pass proving it searched 3.9 million
-//! nodes with the bottoms held, against 11.9 million.
+//! or may be added (less the card on top). The count of runs alone lets through layouts with a waste or stock
+//! card at the bottom of a run, which no line reaches while the reserve holds cards: on Chameleon deal 23, lost,
+//! the relaxed pass proving it searched 3.9 million nodes with the bottoms held, against 11.9 million.
 //!
 //! The fourth condition looks at the stock as the second looks at a reserve pile: the position is lost if, for
 //! some waste card `w`, whatever number `k` of the stock's top cards is taken as given, the first or the second
