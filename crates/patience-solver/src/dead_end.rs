@@ -1041,10 +1041,10 @@ mod tests {
     const PER_GROUP: usize = 4;
 
     /// The dynamic programme that [`lane_cost`] replaced, as the test's oracle: the least sum, along `lane`, of
-    /// `max(0, n - m)`: `n` a group's `must` count plus the `may` cards it takes,
-    /// `m` the same for the group above it. A chain's first group is built on nothing. On a cycle the first group
-    /// is built on the last; the cycle is entered at a group with the fewest `may` cards, and each number of them
-    /// it may take is tried.
+    /// `max(0, n - m)`: `n` a group's `must` count plus the `may` cards it takes, `m` the same for the group above
+    /// it, less one where that group is `top`. A chain's first group is built on nothing. On a cycle the first
+    /// group is built on the last; the cycle is entered at a group with the fewest `may` cards, and each number of
+    /// them it may take is tried.
     fn lane_cost_by_programme(
         lane: &[u8],
         cycle: bool,
