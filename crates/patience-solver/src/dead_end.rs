@@ -319,9 +319,7 @@ impl DeadEnds {
             return found;
         }
         self.worked_out.set(worked_out + 1);
-        let found = if waste_stack
-            && buries_too_deep(groups, position, self.draws, self.shortcut, self.top_card)
-        {
+        let found = if waste_stack && buries_too_deep(groups, position, self) {
             DeadEnd::Buried
         } else if overfill && overfills(groups, position) {
             DeadEnd::Overfilled
@@ -383,16 +381,16 @@ fn layer_key(groups: &Groups, position: &Position, waste_stack: bool) -> u128 {
 }
 
 /// Whether, in `position`, some waste card lies under more cards than the tableau can take (the rule in the
-/// module documentation, its fourth condition only where `draws` says). The waste cards are tried from the top
+/// module documentation, with the parts of it that `parts` works out). The waste cards are tried from the top
 /// down, and what changes from one to the next (one card more above `w`, perhaps some more cards in U) is counted
 /// in, not counted afresh.
-fn buries_too_deep(
-    groups: &Groups,
-    position: &Position,
-    draws: bool,
-    shortcut: bool,
-    top_card: bool,
-) -> bool {
+fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bool {
+    let DeadEnds {
+        draws,
+        shortcut,
+        top_card,
+        ..
+    } = *parts;
     let waste = position.pile(Pile::Waste);
     // With no card to give, the stock's draws add nothing to the first two conditions.
     let stock: &[u8] = if draws {
