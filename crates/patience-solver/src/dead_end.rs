@@ -709,9 +709,11 @@ impl Iterator for Gifts<'_> {
             self.give();
         }
         self.given += 1;
+        // The bottom cards' check first: it walks no lane, and where it holds (17 of Gate deal 5556's 20 million
+        // counts) the count of runs is not needed.
         Some(
-            self.runs.exceed(&self.may, self.piles)
-                || self.given <= self.reserve.len() && self.bottoms_overflow(),
+            self.given <= self.reserve.len() && self.bottoms_overflow()
+                || self.runs.exceed(&self.may, self.piles),
         )
     }
 }
