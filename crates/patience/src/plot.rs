@@ -32,9 +32,7 @@ pub fn win_rates(summaries: &[Summary], estimates: &[Option<&WinRate>], title: &
         svg,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif" font-size="13">"##
     );
-    let _ = writeln!(
-        svg,
-        r##"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(svg, r##"<rect width="100%" height="100%" fill="white"/>"##);
     let _ = writeln!(
         svg,
         r##"<text x="{}" y="28" text-anchor="middle" font-size="17" font-weight="bold">{}</text>"##,

@@ -585,6 +585,20 @@ fn stats_plots_an_svg_chart() {
     assert!(text.contains("fortunes-favor"), "{text}");
     assert!(text.contains("Win rate (%)"), "{text}");
     assert!(text.trim_end().ends_with("</svg>"));
+    // Well-formed, with nothing but elements under the root: a raw string closed too early once left source code
+    // between two elements, which a browser hides and an XML reader keeps.
+    let document = roxmltree::Document::parse(&text).expect("well-formed XML");
+    let stray: Vec<&str> = document
+        .root_element()
+        .children()
+        .filter(|node| node.is_text())
+        .filter_map(|node| node.text())
+        .filter(|text| !text.trim().is_empty())
+        .collect();
+    assert!(
+        stray.is_empty(),
+        "text outside the chart's elements: {stray:?}"
+    );
     assert!(PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("plot-fortunes-favor.jsonl")
         .exists());
