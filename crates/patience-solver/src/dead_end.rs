@@ -709,8 +709,8 @@ impl Iterator for Gifts<'_> {
             self.give();
         }
         self.given += 1;
-        // The bottom cards' check first: it walks no lane, and where it holds (17 of Gate deal 5556's 20 million
-        // counts) the count of runs is not needed.
+        // The bottom cards' check first: it walks no lane, and where it holds (at 17.3 million of the 20.0 million
+        // counts of Gate deal 5556) the count of runs is not needed.
         Some(
             self.given <= self.reserve.len() && self.bottoms_overflow()
                 || self.runs.exceed(&self.may, self.piles),
