@@ -150,13 +150,22 @@
 //!
 //! Every waste card but the top one is tried as `w`. The rule looks at which cards the tableau holds, and, where
 //! it counts bottom cards, at the groups of the piles' bottom cards, never at how the rest lie, so its verdict is
-//! worked out once for all the positions that differ only in that.
+//! worked out once for all the positions that differ only in that. And what the first, second and fourth
+//! conditions find at `w` looks at the waste only through the cards at `w` and under it and the card on `w`: the
+//! cards above `w` count as the tableau's do, whatever their order, and with the foundations, the stock and the
+//! reserve the same, the tableau and those cards are the same set of cards. So where the waste cards from some
+//! `w + 1` down were found open at every `w` among them, with the rest of the layer the same but the waste above
+//! them, they are open in any layer that has them: the walk down the waste stops there. The layers a search works
+//! out often share those cards with one worked out before: a card played from the waste to the tableau leaves
+//! the rest as it was, and the ways through the stock that differ in what they did with its last cards leave the
+//! same cards at the bottom of the waste. Counted with a cache that forgets nothing, Chameleon deal 21's last
+//! pass walks 1.7 million waste cards instead of 7.5 million.
 
 use std::cell::{Cell, OnceCell, RefCell};
 
 use patience_core::rules::{Source, MAX_RESERVE, MAX_TABLEAU};
 use patience_core::{Card, Pile, Position, RuleSet};
-use xxhash_rust::xxh3::xxh3_128;
+use xxhash_rust::xxh3::{xxh3_128, xxh3_64, xxh3_64_with_seed};
 
 use crate::classes::Classes;
 
@@ -185,6 +194,10 @@ pub struct DeadEnds {
     /// positions in each (Chameleon deal 6 looks up 837,000 positions in 13,800 layers). An empty entry says
     /// "not lost", which is always safe.
     layers: RefCell<Box<[(u128, DeadEnd)]>>,
+    /// The waste's bottom cards found open by the first, second and fourth conditions (see [`buries_too_deep`]),
+    /// by a hash of the rest of the layer and those cards, in a direct-mapped cache. An empty entry, or another
+    /// key's, only works the rule out again.
+    open_below: RefCell<Box<[u64]>>,
     /// Layers looked up, those worked out (not found in the cache), and those of them found lost.
     looked_up: Cell<u32>,
     worked_out: Cell<u32>,
@@ -204,6 +217,9 @@ pub struct DeadEnds {
 
 /// The entries of the layer cache.
 const LAYERS: usize = 1 << 16;
+
+/// The entries of the cache of the waste's bottom cards found open.
+const OPEN_BELOW: usize = 1 << 16;
 
 /// The rule is dropped from a search where it does not pay, judged after this many lookups, or a quarter as many
 /// layers worked out:
@@ -234,6 +250,7 @@ impl DeadEnds {
         (!rules.foundations.cards_go_back && runs).then(|| DeadEnds {
             groups: Default::default(),
             layers: RefCell::new(vec![(0, DeadEnd::Open); LAYERS].into_boxed_slice()),
+            open_below: RefCell::new(vec![0; OPEN_BELOW].into_boxed_slice()),
             looked_up: Cell::new(0),
             worked_out: Cell::new(0),
             found_lost: Cell::new(0),
@@ -354,9 +371,29 @@ impl DeadEnds {
 /// and the waste: they are hashed as one set of cards, so that the positions of a turn of the stock share a
 /// layer.
 fn layer_key(groups: &Groups, position: &Position, waste_stack: bool) -> u128 {
-    // A tag, the cards outside the tableau, a length for each pile, the four foundations' lengths, the base
-    // rank, and the bottom cards' groups.
-    let mut bytes = [0u8; 2 + 52 + 2 + MAX_RESERVE + 5 + 2 + 1 + MAX_TABLEAU];
+    let mut bytes = [0u8; LAYER_BYTES];
+    xxh3_128(layer_bytes(groups, position, waste_stack, true, &mut bytes))
+}
+
+/// A hash of the layer but its waste, where the waste is a stack: with the waste's bottom cards, it keys what the
+/// first, second and fourth conditions find of them (see [`buries_too_deep`]).
+fn layer_key_but_the_waste(groups: &Groups, position: &Position) -> u64 {
+    let mut bytes = [0u8; LAYER_BYTES];
+    xxh3_64(layer_bytes(groups, position, true, false, &mut bytes))
+}
+
+/// The most bytes [`layer_bytes`] writes: a tag, the cards outside the tableau, a length for each pile, the four
+/// foundations' lengths, the base rank, and the bottom cards' groups.
+const LAYER_BYTES: usize = 2 + 52 + 2 + MAX_RESERVE + 5 + 2 + 1 + MAX_TABLEAU;
+
+/// The bytes [`layer_key`] hashes, the waste's only with `waste`, written into `bytes`.
+fn layer_bytes<'b>(
+    groups: &Groups,
+    position: &Position,
+    waste_stack: bool,
+    waste: bool,
+    bytes: &'b mut [u8; LAYER_BYTES],
+) -> &'b [u8] {
     let mut len = 0;
     let mut put = |cards: &[u8]| {
         bytes[len] = cards.len() as u8;
@@ -366,7 +403,11 @@ fn layer_key(groups: &Groups, position: &Position, waste_stack: bool) -> u128 {
     put(&[u8::from(waste_stack)]);
     if waste_stack {
         put(position.pile(Pile::Stock));
-        put(position.pile(Pile::Waste));
+        put(if waste {
+            position.pile(Pile::Waste)
+        } else {
+            &[]
+        });
     } else {
         put(&(mask(position.pile(Pile::Stock)) | mask(position.pile(Pile::Waste))).to_le_bytes());
     }
@@ -391,7 +432,7 @@ fn layer_key(groups: &Groups, position: &Position, waste_stack: bool) -> u128 {
         bottoms[..piles].sort_unstable();
         put(&bottoms[..piles]);
     }
-    xxh3_128(&bytes[..len])
+    &bytes[..len]
 }
 
 /// Whether, in `position`, some waste card lies under more cards than the tableau can take (the rule in the
@@ -433,7 +474,20 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
     let mut runs = Runs::new(groups, groups.count(tableau & !up));
     let mut may = May::of(groups, elsewhere | (tableau & up));
     let mut held = tableau;
+    // What the conditions find at `w` depends on the rest of the layer and the waste's cards from `w + 1` down
+    // alone: the cards above `w` count as the tableau's do. So a layer whose waste has bottom cards found open
+    // before, at every `w` among them, is open there too.
+    let seed = layer_key_but_the_waste(groups, position);
+    let mut open_below = parts.open_below.borrow_mut();
+    let mut keys = [0u64; 52];
+    let mut tried = waste.len() - 1;
     for w in (0..waste.len() - 1).rev() {
+        let key = xxh3_64_with_seed(&waste[..w + 2], seed).max(1);
+        if open_below[key as usize % OPEN_BELOW] == key {
+            break;
+        }
+        keys[w] = key;
+        tried = w;
         let card = waste[w + 1];
         held |= 1 << card;
         runs.add(card, 1);
@@ -484,6 +538,9 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
         {
             return true;
         }
+    }
+    for &key in &keys[tried..waste.len() - 1] {
+        open_below[key as usize % OPEN_BELOW] = key;
     }
     false
 }

@@ -8,7 +8,7 @@
 
 mod common;
 
-use patience_core::Position;
+use patience_core::{builtin, Position};
 use patience_solver::dead_end::DeadEnds;
 
 use common::{confirm_walks, reduced, REDUCED};
@@ -108,4 +108,48 @@ fn walk_the_rule(
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     (called_lost, only_by_it.get())
+}
+
+/// What the rule keeps from one position to the next (the layers' verdicts, and the waste's bottom cards found
+/// open) gives every position the verdict the rule works out afresh: along random walks through the games whose
+/// waste becomes a stack, a rule that judged the positions before on the walk finds what a new rule finds. It
+/// fails when the stock or the foundations are left out of the key of what is kept of the waste's bottom cards.
+#[test]
+fn what_the_rule_keeps_gives_the_verdicts_it_works_out() {
+    let mut called_lost = 0;
+    let mut failures = Vec::new();
+    for id in [
+        "chameleon",
+        "four-seasons",
+        "gate",
+        "simplicity",
+        "storehouse",
+    ] {
+        let rules = builtin::rules(id).expect("a built-in game");
+        for deal in 1..=40 {
+            let start = Position::deal(&rules, deal).expect("a deal");
+            for part in [|rule| rule, DeadEnds::stated] {
+                let Some(kept) = DeadEnds::for_root(&rules, &start).map(part) else {
+                    continue;
+                };
+                for moves in 1..=80 {
+                    let position = common::random_walk(&rules, &start, moves, deal);
+                    let afresh = DeadEnds::for_root(&rules, &start).map(part);
+                    let lost = afresh.is_some_and(|rule| rule.lost(&rules, &position));
+                    called_lost += usize::from(lost);
+                    if kept.lost(&rules, &position) != lost {
+                        failures.push(format!(
+                            "{id} deal {deal}, {moves} random moves in: lost {lost} afresh, not with what the rule kept"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!("{called_lost} positions called lost");
+    assert!(
+        called_lost >= 1000,
+        "the rule called only {called_lost} positions lost, too few to test it"
+    );
 }
