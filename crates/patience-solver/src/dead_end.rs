@@ -167,15 +167,17 @@ use patience_core::rules::{Source, MAX_RESERVE, MAX_TABLEAU};
 use patience_core::{Card, Pile, Position, RuleSet};
 use xxhash_rust::xxh3::{xxh3_128, xxh3_64, xxh3_64_with_seed};
 
+use crate::cache::{Cache, Entry};
 use crate::classes::Classes;
 
 /// The most groups: one per card.
 const GROUPS: usize = 52;
 
 /// What the rule finds of a position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DeadEnd {
     /// Not lost by the rule.
+    #[default]
     Open,
     /// Lost by the first, second or fourth condition: a waste card lies under more cards than the tableau can
     /// take.
@@ -193,11 +195,11 @@ pub struct DeadEnds {
     /// from the root on), so positions that differ only in that share it, and a search meets few layers and many
     /// positions in each (Chameleon deal 6 looks up 837,000 positions in 13,800 layers). An empty entry says
     /// "not lost", which is always safe.
-    layers: RefCell<Box<[(u128, DeadEnd)]>>,
+    layers: RefCell<Cache<(u128, DeadEnd)>>,
     /// The waste's bottom cards found open by the first, second and fourth conditions (see [`buries_too_deep`]),
     /// by a hash of the rest of the layer and those cards, in a direct-mapped cache. An empty entry, or another
     /// key's, only works the rule out again.
-    open_below: RefCell<Box<[u64]>>,
+    open_below: RefCell<Cache<u64>>,
     /// Layers looked up, those worked out (not found in the cache), and those of them found lost.
     looked_up: Cell<u32>,
     worked_out: Cell<u32>,
@@ -215,10 +217,16 @@ pub struct DeadEnds {
     top_card: bool,
 }
 
-/// The entries of the layer cache.
+impl Entry for (u128, DeadEnd) {
+    fn hash(&self) -> u64 {
+        self.0 as u64
+    }
+}
+
+/// The entries of the layer cache, once it has grown.
 const LAYERS: usize = 1 << 16;
 
-/// The entries of the cache of the waste's bottom cards found open.
+/// The entries of the cache of the waste's bottom cards found open, once it has grown.
 const OPEN_BELOW: usize = 1 << 16;
 
 /// The rule is dropped from a search where it does not pay, judged after this many lookups, or a quarter as many
@@ -249,8 +257,8 @@ impl DeadEnds {
             .all(|pile| root.run_length(rules, pile) == root.len(pile));
         (!rules.foundations.cards_go_back && runs).then(|| DeadEnds {
             groups: Default::default(),
-            layers: RefCell::new(vec![(0, DeadEnd::Open); LAYERS].into_boxed_slice()),
-            open_below: RefCell::new(vec![0; OPEN_BELOW].into_boxed_slice()),
+            layers: RefCell::new(Cache::new(LAYERS)),
+            open_below: RefCell::new(Cache::new(OPEN_BELOW)),
             looked_up: Cell::new(0),
             worked_out: Cell::new(0),
             found_lost: Cell::new(0),
@@ -344,8 +352,7 @@ impl DeadEnds {
         let (looked_up, worked_out) = (self.looked_up.get(), self.worked_out.get());
         self.looked_up.set(looked_up + 1);
         let layer = layer_key(groups, position, waste_stack);
-        let slot = layer as usize % LAYERS;
-        let (cached, found) = self.layers.borrow()[slot];
+        let (cached, found) = self.layers.borrow().get(layer as u64);
         if cached == layer {
             return found;
         }
@@ -357,7 +364,7 @@ impl DeadEnds {
         } else {
             DeadEnd::Open
         };
-        self.layers.borrow_mut()[slot] = (layer, found);
+        self.layers.borrow_mut().put((layer, found));
         self.found_lost
             .set(self.found_lost.get() + u32::from(found != DeadEnd::Open));
         found
@@ -483,7 +490,7 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
     let mut tried = waste.len() - 1;
     for w in (0..waste.len() - 1).rev() {
         let key = xxh3_64_with_seed(&waste[..w + 2], seed).max(1);
-        if open_below[key as usize % OPEN_BELOW] == key {
+        if open_below.get(key) == key {
             break;
         }
         keys[w] = key;
@@ -540,7 +547,7 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
         }
     }
     for &key in &keys[tried..waste.len() - 1] {
-        open_below[key as usize % OPEN_BELOW] = key;
+        open_below.put(key);
     }
     false
 }

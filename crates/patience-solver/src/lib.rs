@@ -29,6 +29,7 @@
 
 pub mod analysis;
 mod beam;
+mod cache;
 mod classes;
 pub mod dead_end;
 pub mod export;
