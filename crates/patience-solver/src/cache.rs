@@ -1,4 +1,4 @@
-//! A direct-mapped cache that starts small and grows once, for what a search works out again and again.
+//! A direct-mapped cache that starts small and grows as it fills, for what a search works out again and again.
 
 /// What a cache holds: an entry filed under a hash.
 pub(crate) trait Entry: Copy + Default {
