@@ -379,26 +379,34 @@ impl DeadEnds {
 /// layer.
 fn layer_key(groups: &Groups, position: &Position, waste_stack: bool) -> u128 {
     let mut bytes = [0u8; LAYER_BYTES];
-    xxh3_128(layer_bytes(groups, position, waste_stack, true, &mut bytes))
+    let waste = position.pile(Pile::Waste);
+    xxh3_128(layer_bytes(
+        groups,
+        position,
+        waste_stack,
+        waste,
+        &mut bytes,
+    ))
 }
 
 /// A hash of the layer but its waste, where the waste is a stack: with the waste's bottom cards, it keys what the
 /// first, second and fourth conditions find of them (see [`buries_too_deep`]).
 fn layer_key_but_the_waste(groups: &Groups, position: &Position) -> u64 {
     let mut bytes = [0u8; LAYER_BYTES];
-    xxh3_64(layer_bytes(groups, position, true, false, &mut bytes))
+    xxh3_64(layer_bytes(groups, position, true, &[], &mut bytes))
 }
 
 /// The most bytes [`layer_bytes`] writes: a tag, the cards outside the tableau, a length for each pile, the four
 /// foundations' lengths, the base rank, and the bottom cards' groups.
 const LAYER_BYTES: usize = 2 + 52 + 2 + MAX_RESERVE + 5 + 2 + 1 + MAX_TABLEAU;
 
-/// The bytes [`layer_key`] hashes, the waste's only with `waste`, written into `bytes`.
+/// The bytes [`layer_key`] hashes, with `waste` for the position's waste where it is a stack, written into
+/// `bytes`.
 fn layer_bytes<'b>(
     groups: &Groups,
     position: &Position,
     waste_stack: bool,
-    waste: bool,
+    waste: &[u8],
     bytes: &'b mut [u8; LAYER_BYTES],
 ) -> &'b [u8] {
     let mut len = 0;
@@ -410,11 +418,7 @@ fn layer_bytes<'b>(
     put(&[u8::from(waste_stack)]);
     if waste_stack {
         put(position.pile(Pile::Stock));
-        put(if waste {
-            position.pile(Pile::Waste)
-        } else {
-            &[]
-        });
+        put(waste);
     } else {
         put(&(mask(position.pile(Pile::Stock)) | mask(position.pile(Pile::Waste))).to_le_bytes());
     }
@@ -486,15 +490,14 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
     // before, at every `w` among them, is open there too.
     let seed = layer_key_but_the_waste(groups, position);
     let mut open_below = parts.open_below.borrow_mut();
+    // The keys of the waste cards worked out here, 0 for those below the ones found open before.
     let mut keys = [0u64; 52];
-    let mut tried = waste.len() - 1;
     for w in (0..waste.len() - 1).rev() {
         let key = xxh3_64_with_seed(&waste[..w + 2], seed).max(1);
         if open_below.get(key) == key {
             break;
         }
         keys[w] = key;
-        tried = w;
         let card = waste[w + 1];
         held |= 1 << card;
         runs.add(card, 1);
@@ -546,7 +549,7 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
             return true;
         }
     }
-    for &key in &keys[tried..waste.len() - 1] {
+    for &key in keys.iter().filter(|&&key| key != 0) {
         open_below.put(key);
     }
     false
