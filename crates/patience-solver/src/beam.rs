@@ -18,11 +18,11 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use patience_core::rules::{Moves, Source};
 use patience_core::{Move, Pile, Position, RuleSet};
 
 use crate::key::KeyShape;
 use crate::prune::Pruning;
+use crate::relax::tableau_moves_undo;
 use crate::search::{legal_steps, take, Step};
 use crate::table::{Table, NOT_MET};
 
@@ -39,21 +39,13 @@ const BEAM_SHARE: u64 = 8;
 const BEAM_SHARE_WHERE_MOVES_UNDO: u64 = 2;
 
 /// The beams' share (see [`BEAM_SHARE`]) of the passes before the full search under `rules`, until relaxed passes
-/// have run and proved nothing. Where the deal has no reserve, no space is filled by force, a tableau card may
-/// fill a space, and cards move alone or in runs, every move between tableau piles can be undone (a card or run
-/// goes back onto the card it left, or into the space it left): the relaxed games' states within a layer join
-/// into few components, their proofs go through every layout of the tableau, and they seldom have a loss to
-/// prove (Four Seasons: 1 deal of 1..1000 lost at 60 s a deal, by a proof of 250,000 nodes; Florentine and
-/// Simplicity: none of 1..10000). The beams, which find most of those games' slow wins, get half the nodes there
-/// ([`BEAM_SHARE_WHERE_MOVES_UNDO`]). Elsewhere the relaxed passes prove the losses, and need the nodes: one node
-/// in two for the beams left Chameleon deals 1..400 with 106 proved lost at 500,000 nodes a deal, against 123.
+/// have run and proved nothing. Where every move between tableau piles can be undone (see
+/// [`tableau_moves_undo`]), the relaxed games seldom have a loss to prove, and the beams, which find most of those
+/// games' slow wins, get half the nodes ([`BEAM_SHARE_WHERE_MOVES_UNDO`]). Elsewhere the relaxed passes prove the
+/// losses, and need the nodes: one node in two for the beams left Chameleon deals 1..400 with 106 proved lost at
+/// 500,000 nodes a deal, against 123.
 pub(crate) fn share_before_the_full_search(rules: &RuleSet) -> u64 {
-    let spaces = &rules.tableau.spaces;
-    let moves_undo = rules.reserve.piles.is_empty()
-        && spaces.forced.is_empty()
-        && rules.at_will_sources(true).contains(&Source::Tableau)
-        && matches!(rules.tableau.moves, Moves::Top | Moves::AnyRun);
-    if moves_undo {
+    if tableau_moves_undo(rules) {
         BEAM_SHARE_WHERE_MOVES_UNDO
     } else {
         BEAM_SHARE
@@ -425,6 +417,7 @@ impl Weights {
 mod tests {
     use super::*;
     use patience_core::builtin;
+    use patience_core::rules::Moves;
 
     fn beam_for(rules: &RuleSet, position: &Position, memory_bytes: usize) -> Beam<'static> {
         let rules: &'static RuleSet = Box::leak(Box::new(rules.clone()));

@@ -77,6 +77,7 @@
 //! deals are won. The wins of either game prove nothing: a relaxed win whose line has none of the relaxed game's
 //! own moves is a real win, but one that has is not.
 
+use patience_core::rules::{Moves, Source};
 use patience_core::{Card, Move, Pile, Position, RuleSet, Suit};
 
 use crate::classes::Classes;
@@ -268,6 +269,20 @@ const KEPT_APART: u8 = 0x40;
 fn tableau_cards(position: &Position) -> impl Iterator<Item = u8> + '_ {
     (0..position.tableau_piles() as u8)
         .flat_map(|t| position.pile(Pile::Tableau(t)).iter().copied())
+}
+
+/// Whether every move between tableau piles under `rules` can be undone: the deal has no reserve, no space is
+/// filled by force, a tableau card may fill a space, and cards move alone or in runs, so that a card or run goes
+/// back onto the card it left, or into the space it left. There the relaxed games' states within a layer join
+/// into few components, their proofs go through every layout of the tableau, and they seldom have a loss to
+/// prove (Four Seasons: 1 deal of 1..1000 lost at 60 s a deal, by a proof of 250,000 nodes; Florentine and
+/// Simplicity: none of 1..10000).
+pub(crate) fn tableau_moves_undo(rules: &RuleSet) -> bool {
+    let spaces = &rules.tableau.spaces;
+    rules.reserve.piles.is_empty()
+        && spaces.forced.is_empty()
+        && rules.at_will_sources(true).contains(&Source::Tableau)
+        && matches!(rules.tableau.moves, Moves::Top | Moves::AnyRun)
 }
 
 /// The cards next on their foundations in `position`, as a set of card indices.

@@ -16,7 +16,7 @@ use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
 use crate::play_order::{ByBase, Finding};
 use crate::progress::Progress;
 use crate::prune::{tried_before, Pruning};
-use crate::relax::{NextCard, Relaxation};
+use crate::relax::{tableau_moves_undo, NextCard, Relaxation};
 use crate::table::{cuts_met, least_waste_met, MetCuts, Searched, NOT_MET};
 
 /// Bounds on one search.
@@ -239,7 +239,12 @@ fn run<'a>(
         for pass in passes {
             let (share, most_nodes) = match pass {
                 Pass::Full => (FULL_FIRST_SHARE, Some(FULL_FIRST_NODES)),
-                Pass::Streamlined(_) | Pass::Relaxed(_) => (2, None),
+                Pass::Relaxed(relaxation)
+                    if Some(relaxation) == laxer && !tableau_moves_undo(rules) =>
+                {
+                    (LAXER_SHARE, None)
+                }
+                Pass::Streamlined(_) | Pass::Relaxed(_) => (HALF, None),
             };
             let mut pass_limits = early_pass_limits(limits, before.nodes, start, share, most_nodes);
             let marks = matches!(pass, Pass::Relaxed(_));
@@ -485,24 +490,25 @@ impl Spent {
 }
 
 /// The share of the limits a pass before the full search gets, the passes before it having spent `nodes` and
-/// the time since `start`: one `share`-th of what is left (half, for most passes), and never more than
-/// `most_nodes` more nodes. A search with no time or node limit goes in rounds of node limits (see
-/// `crate::rounds`), so that there is always a limit to share. A pass that decides nothing often ends well before
-/// its share, handing the rest on.
+/// the time since `start`: `share` of what is left (half, for most passes), and never more than `most_nodes` more
+/// nodes. A search with no time or node limit goes in rounds of node limits (see `crate::rounds`), so that there
+/// is always a limit to share. A pass that decides nothing often ends well before its share, handing the rest on.
 fn early_pass_limits(
     limits: &Limits,
     nodes: u64,
     start: Instant,
-    share: u32,
+    share: Share,
     most_nodes: Option<u64>,
 ) -> Limits {
     let spent = start.elapsed();
     let share_of_nodes = limits
         .nodes
-        .map(|n| nodes + n.saturating_sub(nodes) / u64::from(share));
+        .map(|n| nodes + share.of_nodes(n.saturating_sub(nodes)));
     let cap = most_nodes.map(|most| nodes + most);
     Limits {
-        time: limits.time.map(|t| spent + t.saturating_sub(spent) / share),
+        time: limits
+            .time
+            .map(|t| spent + t.saturating_sub(spent) * share.parts / share.whole),
         memory_bytes: limits.memory_bytes,
         nodes: match (share_of_nodes, cap) {
             (Some(share), Some(cap)) => Some(share.min(cap)),
@@ -510,6 +516,32 @@ fn early_pass_limits(
         },
     }
 }
+
+/// A share of what a search has left: `parts` in `whole`.
+#[derive(Debug, Clone, Copy)]
+struct Share {
+    parts: u32,
+    whole: u32,
+}
+
+impl Share {
+    /// This share of `nodes`, rounded down.
+    fn of_nodes(self, nodes: u64) -> u64 {
+        (u128::from(nodes) * u128::from(self.parts) / u128::from(self.whole)) as u64
+    }
+}
+
+/// What most passes before the full search get: half of what is left.
+const HALF: Share = Share { parts: 1, whole: 2 };
+
+/// What the laxer relaxed pass gets, where the tableau's moves cannot all be undone (see [`tableau_moves_undo`]):
+/// three quarters of the limits. There the relaxed passes prove the losses, and the deals they leave undecided
+/// are the laxer game's long proofs, which the passes after it do not decide either: of Chameleon deals 1..200 at
+/// 60 s a deal, 10 were undecided with half, the laxer pass cut off at 30 s; with three quarters, deals 19, 56
+/// and 75 are lost (in 35, 28 and 38 s) and deal 122 won (in 45 s), and the deals won in 24 to 52 s search the
+/// same nodes. Seven eighths decided none of the six left. Where the tableau's moves undo, the relaxed games are
+/// seldom lost, and the passes after them find the wins.
+const LAXER_SHARE: Share = Share { parts: 3, whole: 4 };
 
 /// The table of a pass gets what the memory limit leaves after the states earlier passes proved lost, and, in a
 /// pass that marks lost states, after what marking may take.
@@ -533,9 +565,12 @@ const LOST_SHARE: usize = 4;
 /// The states a relaxed pass holds open while it marks lost states may take this share of the memory limit.
 const OPEN_SHARE: usize = 8;
 
-/// The short full search after the relaxed passes gets one in this many of what is left, where the other passes
-/// before the full search get half, and at most [`FULL_FIRST_NODES`].
-const FULL_FIRST_SHARE: u32 = 32;
+/// The short full search after the relaxed passes gets one in 32 of what is left, where the other passes before
+/// the full search get half or more, and at most [`FULL_FIRST_NODES`].
+const FULL_FIRST_SHARE: Share = Share {
+    parts: 1,
+    whole: 32,
+};
 
 /// The most nodes the short full search after the relaxed passes gets: the wins it was measured to find took
 /// 29,000 to 470,000 (Chameleon deals 22 and 1), and under a time limit of 60 s a 32nd of what is left is some
@@ -1374,6 +1409,26 @@ mod tests {
     use crate::play_order::PlayOrder;
     use crate::table::{Slot, StateSlot};
     use std::collections::HashSet;
+
+    /// A pass's share is of what the passes before it left, in nodes and in time, and a node limit as large as
+    /// the type holds does not overflow it.
+    #[test]
+    fn a_pass_gets_its_share_of_what_is_left() {
+        let start = Instant::now();
+        let limits = |nodes| Limits {
+            time: Some(Duration::from_secs(3600)),
+            nodes: Some(nodes),
+            memory_bytes: 1 << 20,
+        };
+        let laxer = early_pass_limits(&limits(1_000_000), 200_000, start, LAXER_SHARE, None);
+        assert_eq!(laxer.nodes, Some(800_000));
+        let time = laxer.time.expect("a time limit");
+        assert!(time > Duration::from_secs(2699) && time <= Duration::from_secs(2701));
+        let most = early_pass_limits(&limits(u64::MAX), 0, start, HALF, None);
+        assert_eq!(most.nodes, Some(u64::MAX / 2));
+        let capped = early_pass_limits(&limits(u64::MAX), 7, start, FULL_FIRST_SHARE, Some(10));
+        assert_eq!(capped.nodes, Some(17));
+    }
 
     /// Once the full search's table is full the beams go on alone: they stop at a node limit, and given no limit
     /// they win Four Seasons deal 13 (undecided after 60 s of the depth-first passes) by a line that replays.
