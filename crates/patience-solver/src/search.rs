@@ -508,7 +508,7 @@ fn early_pass_limits(
     Limits {
         time: limits
             .time
-            .map(|t| spent + t.saturating_sub(spent) * share.parts / share.whole),
+            .map(|t| spent + share.of_time(t.saturating_sub(spent))),
         memory_bytes: limits.memory_bytes,
         nodes: match (share_of_nodes, cap) {
             (Some(share), Some(cap)) => Some(share.min(cap)),
@@ -528,6 +528,11 @@ impl Share {
     /// This share of `nodes`, rounded down.
     fn of_nodes(self, nodes: u64) -> u64 {
         (u128::from(nodes) * u128::from(self.parts) / u128::from(self.whole)) as u64
+    }
+
+    /// This share of `time`, divided first so that no time limit, however long, overflows.
+    fn of_time(self, time: Duration) -> Duration {
+        time / self.whole * self.parts
     }
 }
 
@@ -1426,6 +1431,12 @@ mod tests {
         assert!(time > Duration::from_secs(2699) && time <= Duration::from_secs(2701));
         let most = early_pass_limits(&limits(u64::MAX), 0, start, HALF, None);
         assert_eq!(most.nodes, Some(u64::MAX / 2));
+        let forever = Limits {
+            time: Some(Duration::MAX),
+            ..limits(u64::MAX)
+        };
+        let laxer = early_pass_limits(&forever, 0, start, LAXER_SHARE, None);
+        assert!(laxer.time.expect("a time limit") > Duration::MAX / 2);
         let capped = early_pass_limits(&limits(u64::MAX), 7, start, FULL_FIRST_SHARE, Some(10));
         assert_eq!(capped.nodes, Some(17));
     }
