@@ -549,7 +549,7 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
             return true;
         }
     }
-    for &key in keys.iter().filter(|&&key| key != 0) {
+    for &key in keys[..waste.len() - 1].iter().filter(|&&key| key != 0) {
         open_below.put(key);
     }
     false

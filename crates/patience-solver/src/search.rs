@@ -232,6 +232,12 @@ fn run<'a>(
         // search finds at once (Chameleon deal 22, won in 29,000 nodes of the full search after the streamlined
         // passes had spent 113 million without a win).
         let full_first = placing.map(|_| Pass::Full);
+        // Three quarters for the laxer relaxed pass where it proves the losses (see `LAXER_SHARE`).
+        let laxer_share = if tableau_moves_undo(rules) {
+            HALF
+        } else {
+            LAXER_SHARE
+        };
         let passes = relaxed
             .chain(full_first)
             .chain(streamlined_by_state)
@@ -239,11 +245,7 @@ fn run<'a>(
         for pass in passes {
             let (share, most_nodes) = match pass {
                 Pass::Full => (FULL_FIRST_SHARE, Some(FULL_FIRST_NODES)),
-                Pass::Relaxed(relaxation)
-                    if Some(relaxation) == laxer && !tableau_moves_undo(rules) =>
-                {
-                    (LAXER_SHARE, None)
-                }
+                Pass::Relaxed(relaxation) if Some(relaxation) == laxer => (laxer_share, None),
                 Pass::Streamlined(_) | Pass::Relaxed(_) => (HALF, None),
             };
             let mut pass_limits = early_pass_limits(limits, before.nodes, start, share, most_nodes);
