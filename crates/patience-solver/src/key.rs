@@ -1,9 +1,9 @@
 //! Canonical keys: positions that differ only in the order of interchangeable tableau piles share one key.
 
-use patience_core::{Pile, Position, RuleSet};
+use patience_core::{Move, Pile, Position, RuleSet};
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
-use crate::relax::Relaxation;
+use crate::relax::{NextCard, Relaxation};
 use crate::table::MOST_DRAW;
 
 /// In a key's header (the seed of its stock's hash): no base rank, or unlimited redeals. No count has this value.
@@ -34,6 +34,8 @@ pub(crate) struct KeyShape {
     /// Whether a position off its stock's cycle is keyed as its state, with the cut left out of its key and given
     /// apart (see [`Cut`]).
     cuts_apart: bool,
+    /// Whether the rules fill some spaces by force, so that a move that makes a space may move a card more.
+    forced_fills: bool,
 }
 
 /// Where a position stands on its stock's cycle, where keys leave it out (see [`KeyShape::with_cuts_apart`]):
@@ -54,6 +56,7 @@ impl KeyShape {
             stock_cycle: Some(rules.stock.draw),
             relaxation: None,
             cuts_apart: false,
+            forced_fills: !rules.tableau.spaces.forced.is_empty(),
         }
     }
 
@@ -73,6 +76,7 @@ impl KeyShape {
             stock_cycle: None,
             relaxation: None,
             cuts_apart: false,
+            forced_fills: true,
         }
     }
 
@@ -192,12 +196,7 @@ impl KeyShape {
             .map(|relaxation| (relaxation, relaxation.kept_apart(position)));
         for t in 0..position.tableau_piles() {
             let pile = position.pile(Pile::Tableau(t as u8));
-            let seed = TABLEAU
-                | if self.interchangeable {
-                    0
-                } else {
-                    t as u64 + 1
-                };
+            let seed = self.tableau_seed(t as u8);
             let hash = match relaxed {
                 Some((relaxation, kept_apart)) => {
                     hash_of_classes(relaxation, kept_apart, pile, seed)
@@ -208,6 +207,66 @@ impl KeyShape {
         }
         key
     }
+
+    /// The key of `position` after `mv`, from `key`, `position`'s own, where `mv` moves a run from one tableau
+    /// pile to another in a relaxed game whose piles are keyed by their bottom card's class and their length, and
+    /// no space it makes is filled by force: such a move changes those two piles and nothing else, so the key
+    /// changes by their two terms alone. `None` for any other move, whose child is keyed whole. Such moves are
+    /// most of a relaxed search's children, most of them to positions met before (three in four of the steps of
+    /// Chameleon deal 19's laxer relaxed pass), and they need neither the move made nor the stock, the waste and
+    /// the reserve hashed again.
+    pub(crate) fn key_after_run_moved(
+        &self,
+        position: &Position,
+        key: u128,
+        mv: Move,
+    ) -> Option<u128> {
+        let relaxation = self.relaxation.as_ref()?;
+        let (Pile::Tableau(from), Pile::Tableau(to)) = (mv.from, mv.to) else {
+            return None;
+        };
+        // In the other relaxed game, the cards it keeps apart are keyed by themselves.
+        if !relaxation.piles_by_bottom() || relaxation.next() != NextCard::AnyOfItsClass {
+            return None;
+        }
+        let (source, target) = (position.pile(mv.from), position.pile(mv.to));
+        let left = source.len().checked_sub(usize::from(mv.count))?;
+        if left == 0 && self.forced_fills {
+            return None;
+        }
+        let (from_seed, to_seed) = (self.tableau_seed(from), self.tableau_seed(to));
+        let term = |pile: &[u8], seed| hash_of_classes(relaxation, 0, pile, seed);
+        // A pile keyed by its bottom card's class and its length: the moved run's bottom card starts the target if
+        // it was a space.
+        let target_bottom = target.first().unwrap_or(&source[left]);
+        Some(
+            key.wrapping_sub(term(source, from_seed))
+                .wrapping_sub(term(target, to_seed))
+                .wrapping_add(term(&source[..left], from_seed))
+                .wrapping_add(term_by_bottom(
+                    relaxation,
+                    *target_bottom,
+                    target.len() + usize::from(mv.count),
+                    to_seed,
+                )),
+        )
+    }
+
+    /// The seed of tableau pile `t`'s term in a key: with its index unless the piles are interchangeable.
+    fn tableau_seed(&self, t: u8) -> u64 {
+        TABLEAU
+            | if self.interchangeable {
+                0
+            } else {
+                u64::from(t) + 1
+            }
+    }
+}
+
+/// The term of a non-empty tableau pile keyed by its bottom card's class and its length (see
+/// [`Relaxation::piles_by_bottom`]), seeded by `seed`.
+fn term_by_bottom(relaxation: &Relaxation, bottom: u8, len: usize, seed: u64) -> u128 {
+    xxh3_128_with_seed(&[relaxation.class(bottom), len as u8], seed)
 }
 
 /// The hash of a tableau pile keyed by class (see [`Relaxation::key_byte`]), seeded by `seed`: of its bottom card's
@@ -217,7 +276,7 @@ impl KeyShape {
 fn hash_of_classes(relaxation: &Relaxation, kept_apart: u64, pile: &[u8], seed: u64) -> u128 {
     if kept_apart == 0 && relaxation.piles_by_bottom() {
         if let Some(&bottom) = pile.first() {
-            return xxh3_128_with_seed(&[relaxation.class(bottom), pile.len() as u8], seed);
+            return term_by_bottom(relaxation, bottom, pile.len(), seed);
         }
     }
     let class = |card: &u8| relaxation.key_byte(*card, kept_apart);
@@ -240,7 +299,6 @@ fn hash_of_classes(relaxation: &Relaxation, kept_apart: u64, pile: &[u8], seed: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relax::NextCard;
     use patience_core::json::PositionJson;
     use patience_core::{builtin, Card};
 
