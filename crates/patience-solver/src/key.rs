@@ -1,5 +1,7 @@
 //! Canonical keys: positions that differ only in the order of interchangeable tableau piles share one key.
 
+use std::sync::OnceLock;
+
 use patience_core::{Move, Pile, Position, RuleSet};
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
@@ -264,10 +266,29 @@ impl KeyShape {
 }
 
 /// The term of a non-empty tableau pile keyed by its bottom card's class and its length (see
-/// [`Relaxation::piles_by_bottom`]), seeded by `seed`.
+/// [`Relaxation::piles_by_bottom`]), seeded by `seed`. Where the piles are interchangeable (one seed for all), the
+/// terms are worked out once for every class and length and read from a table, the same values: hashing each
+/// pile was 9 % of the time of Four Seasons deal 178's relaxed passes.
 fn term_by_bottom(relaxation: &Relaxation, bottom: u8, len: usize, seed: u64) -> u128 {
-    xxh3_128_with_seed(&[relaxation.class(bottom), len as u8], seed)
+    let class = relaxation.class(bottom);
+    if seed == TABLEAU && usize::from(class) < TERMS && len < TERMS {
+        static BY_BOTTOM: OnceLock<Box<[[u128; TERMS]; TERMS]>> = OnceLock::new();
+        let terms = BY_BOTTOM.get_or_init(|| {
+            let mut terms = Box::new([[0; TERMS]; TERMS]);
+            for (class, by_len) in terms.iter_mut().enumerate() {
+                for (len, term) in by_len.iter_mut().enumerate() {
+                    *term = xxh3_128_with_seed(&[class as u8, len as u8], TABLEAU);
+                }
+            }
+            terms
+        });
+        return terms[usize::from(class)][len];
+    }
+    xxh3_128_with_seed(&[class, len as u8], seed)
 }
+
+/// The classes and the lengths [`term_by_bottom`] reads from its table: every class, and a pile of every card.
+const TERMS: usize = 64;
 
 /// The hash of a tableau pile keyed by class (see [`Relaxation::key_byte`]), seeded by `seed`: of its bottom card's
 /// class and its length alone where they tell the others and no card is kept apart (see
@@ -326,6 +347,25 @@ mod tests {
         };
         let position = Position::from_json(&rules, &json).expect("a position");
         (rules, position)
+    }
+
+    /// The terms read from the table are the hashes of the class and the length, as every other term is made.
+    #[test]
+    fn a_pile_by_its_bottom_has_the_same_term_from_the_table() {
+        let (rules, position) = chameleon([&["9C", "8H"], &["KS"], &["5D", "4C", "3H"]]);
+        let relaxation = Relaxation::for_root(&rules, &position).expect("Chameleon's relaxed game");
+        for card in 0..52 {
+            let class = relaxation.class(card);
+            for len in 1..=52 {
+                for seed in [TABLEAU, TABLEAU | 1] {
+                    assert_eq!(
+                        term_by_bottom(&relaxation, card, len, seed),
+                        xxh3_128_with_seed(&[class, len as u8], seed),
+                        "card {card}, {len} cards, seed {seed:#x}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
