@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use patience_core::{Move, Pile, Position, RuleSet};
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
-use crate::relax::{NextCard, Relaxation};
+use crate::relax::Relaxation;
 use crate::table::MOST_DRAW;
 
 /// In a key's header (the seed of its stock's hash): no base rank, or unlimited redeals. No count has this value.
@@ -196,62 +196,71 @@ impl KeyShape {
             .relaxation
             .as_ref()
             .map(|relaxation| (relaxation, relaxation.kept_apart(position)));
-        for t in 0..position.tableau_piles() {
-            let pile = position.pile(Pile::Tableau(t as u8));
-            let seed = self.tableau_seed(t as u8);
-            let hash = match relaxed {
-                Some((relaxation, kept_apart)) => {
-                    hash_of_classes(relaxation, kept_apart, pile, seed)
-                }
-                None => xxh3_128_with_seed(pile, seed),
-            };
-            key = key.wrapping_add(hash);
+        for t in 0..position.tableau_piles() as u8 {
+            key = key.wrapping_add(self.tableau_term(relaxed, position.pile(Pile::Tableau(t)), t));
         }
         key
     }
 
+    /// The term of tableau pile `t`, holding `pile`, in a key: of its cards, or in a relaxed game of their classes
+    /// but for the cards it keeps apart.
+    fn tableau_term(&self, relaxed: Option<(&Relaxation, u64)>, pile: &[u8], t: u8) -> u128 {
+        let seed = self.tableau_seed(t);
+        match relaxed {
+            Some((relaxation, kept_apart)) => hash_of_classes(relaxation, kept_apart, pile, seed),
+            None => xxh3_128_with_seed(pile, seed),
+        }
+    }
+
     /// The key of `position` after `mv`, from `key`, `position`'s own, where `mv` moves a run from one tableau
-    /// pile to another in a relaxed game whose piles are keyed by their bottom card's class and their length, and
-    /// no space it makes is filled by force: such a move changes those two piles and nothing else, so the key
-    /// changes by their two terms alone. `None` for any other move, whose child is keyed whole. Such moves are
-    /// most of a relaxed search's children, most of them to positions met before (three in four of the steps of
-    /// Chameleon deal 19's laxer relaxed pass), and they need neither the move made nor the stock, the waste and
-    /// the reserve hashed again.
+    /// pile to another and no space it makes is filled by force: such a move changes those two piles and nothing
+    /// else (in a relaxed game, not the cards it keeps apart either, since no foundation moves), so the key changes
+    /// by their two terms alone. `None` for any other move, whose child is keyed whole. Such moves are most of a
+    /// search's children where runs move (three in four of the steps of Chameleon deal 19's laxer relaxed pass),
+    /// most of them to positions met before, and they need neither the move made nor the stock, the waste and the
+    /// reserve hashed again.
     pub(crate) fn key_after_run_moved(
         &self,
         position: &Position,
         key: u128,
         mv: Move,
     ) -> Option<u128> {
-        let relaxation = self.relaxation.as_ref()?;
         let (Pile::Tableau(from), Pile::Tableau(to)) = (mv.from, mv.to) else {
             return None;
         };
-        // In the other relaxed game, the cards it keeps apart are keyed by themselves.
-        if !relaxation.piles_by_bottom() || relaxation.next() != NextCard::AnyOfItsClass {
-            return None;
-        }
         let (source, target) = (position.pile(mv.from), position.pile(mv.to));
         let left = source.len().checked_sub(usize::from(mv.count))?;
         if left == 0 && self.forced_fills {
             return None;
         }
-        let (from_seed, to_seed) = (self.tableau_seed(from), self.tableau_seed(to));
-        let term = |pile: &[u8], seed| hash_of_classes(relaxation, 0, pile, seed);
-        // A pile keyed by its bottom card's class and its length: the moved run's bottom card starts the target if
-        // it was a space.
-        let target_bottom = target.first().unwrap_or(&source[left]);
-        Some(
-            key.wrapping_sub(term(source, from_seed))
-                .wrapping_sub(term(target, to_seed))
-                .wrapping_add(term(&source[..left], from_seed))
-                .wrapping_add(term_by_bottom(
-                    relaxation,
-                    *target_bottom,
-                    target.len() + usize::from(mv.count),
-                    to_seed,
-                )),
-        )
+        let relaxed = self
+            .relaxation
+            .as_ref()
+            .map(|relaxation| (relaxation, relaxation.kept_apart(position)));
+        let term = |pile: &[u8], t: u8| self.tableau_term(relaxed, pile, t);
+        let changed = key
+            .wrapping_sub(term(source, from))
+            .wrapping_sub(term(target, to))
+            .wrapping_add(term(&source[..left], from));
+        // A pile keyed by its bottom card's class and its length needs no copy of its cards: the moved run's bottom
+        // card starts the target if it was a space.
+        if let Some((relaxation, 0)) =
+            relaxed.filter(|(relaxation, _)| relaxation.piles_by_bottom())
+        {
+            let bottom = target.first().unwrap_or(&source[left]);
+            let len = target.len() + source.len() - left;
+            return Some(changed.wrapping_add(term_by_bottom(
+                relaxation,
+                *bottom,
+                len,
+                self.tableau_seed(to),
+            )));
+        }
+        let mut joined = [0u8; 52];
+        let joined_len = target.len() + source.len() - left;
+        joined[..target.len()].copy_from_slice(target);
+        joined[target.len()..joined_len].copy_from_slice(&source[left..]);
+        Some(changed.wrapping_add(term(&joined[..joined_len], to)))
     }
 
     /// The seed of tableau pile `t`'s term in a key: with its index unless the piles are interchangeable.
@@ -320,6 +329,7 @@ fn hash_of_classes(relaxation: &Relaxation, kept_apart: u64, pile: &[u8], seed: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::relax::NextCard;
     use patience_core::json::PositionJson;
     use patience_core::{builtin, Card};
 
