@@ -256,6 +256,7 @@ impl KeyShape {
                 self.tableau_seed(to),
             )));
         }
+        // The target's cards and the run on them: no pile holds more than a pack's 52.
         let mut joined = [0u8; 52];
         let joined_len = target.len() + source.len() - left;
         joined[..target.len()].copy_from_slice(target);

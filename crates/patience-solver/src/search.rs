@@ -2440,16 +2440,11 @@ mod tests {
         );
     }
 
-    /// Where a one-way move `u` tried from a position `P` is left out after another step `m` (see
-    /// [`crate::prune::tried_before`]), `u` is a step from `P` after `m`, `m` one from `P` after `u`, and the two
-    /// orders lead to one position, reachable from `P` after `u`. Checked at every pair of steps from positions along
-    /// random walks through every game whose foundation cards never come back; it fails when a move from the waste
-    /// is left out after a step that played from the stock.
     /// A child's key made from its parent's where a run moves between tableau piles (see
     /// `KeyShape::key_after_run_moved`) is the key made whole, for the game and its relaxed games, in every game,
     /// with cuts kept apart or not, at positions along random walks. It fails when a space the move makes is
-    /// taken to stay empty where the rules fill spaces by force (the Canfields), and when the moved run's
-    /// bottom card is not taken to start a pile that was a space (Four Seasons).
+    /// taken to stay empty where the rules fill spaces by force (Fortune's Favor, the Canfields), and when the
+    /// moved run's bottom card is not taken to start a pile that was a space (Four Seasons).
     #[test]
     fn a_key_made_from_the_parents_after_a_run_moved_is_the_key_made_whole() {
         let mut checked = 0;
@@ -2494,6 +2489,11 @@ mod tests {
         assert!(checked > 1000, "{checked} keys checked");
     }
 
+    /// Where a one-way move `u` tried from a position `P` is left out after another step `m` (see
+    /// [`crate::prune::tried_before`]), `u` is a step from `P` after `m`, `m` one from `P` after `u`, and the two
+    /// orders lead to one position, reachable from `P` after `u`. Checked at every pair of steps from positions along
+    /// random walks through every game whose foundation cards never come back; it fails when a move from the waste
+    /// is left out after a step that played from the stock.
     #[test]
     fn a_one_way_move_tried_before_leads_where_the_step_after_it_would() {
         let mut checked = 0;
