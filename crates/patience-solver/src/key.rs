@@ -242,13 +242,13 @@ impl KeyShape {
             .wrapping_sub(term(source, from))
             .wrapping_sub(term(target, to))
             .wrapping_add(term(&source[..left], from));
+        let (run, len) = (&source[left..], target.len() + source.len() - left);
         // A pile keyed by its bottom card's class and its length needs no copy of its cards: the moved run's bottom
         // card starts the target if it was a space.
         if let Some((relaxation, 0)) =
             relaxed.filter(|(relaxation, _)| relaxation.piles_by_bottom())
         {
-            let bottom = target.first().unwrap_or(&source[left]);
-            let len = target.len() + source.len() - left;
+            let bottom = target.first().unwrap_or(&run[0]);
             return Some(changed.wrapping_add(term_by_bottom(
                 relaxation,
                 *bottom,
@@ -258,10 +258,9 @@ impl KeyShape {
         }
         // The target's cards and the run on them: no pile holds more than a pack's 52.
         let mut joined = [0u8; 52];
-        let joined_len = target.len() + source.len() - left;
         joined[..target.len()].copy_from_slice(target);
-        joined[target.len()..joined_len].copy_from_slice(&source[left..]);
-        Some(changed.wrapping_add(term(&joined[..joined_len], to)))
+        joined[target.len()..len].copy_from_slice(run);
+        Some(changed.wrapping_add(term(&joined[..len], to)))
     }
 
     /// The seed of tableau pile `t`'s term in a key: with its index unless the piles are interchangeable.

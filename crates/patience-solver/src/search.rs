@@ -1018,18 +1018,13 @@ impl<'a> Search<'a> {
                         .key_after_run_moved(&frame.position, frame.key, step.mv)
                 })
                 .flatten();
-            let (key, cut) = match moved_run {
+            // `None` for a move undone, which leads back to the position below, on the search's path.
+            let child = match moved_run {
                 // The stock and the waste stay as they were, and with them the cut.
                 Some(key) => {
-                    // A move undone leads back to the position below, on the search's path.
-                    if let Some(parent) =
-                        parent.filter(|parent| (parent.key, parent.cut) == (key, frame.cut))
-                    {
-                        frame.low = frame.low.min(parent.number);
-                        frame.keys.push(None);
-                        continue;
-                    }
-                    (key, frame.cut)
+                    let back =
+                        parent.is_some_and(|parent| (parent.key, parent.cut) == (key, frame.cut));
+                    (!back).then_some((key, frame.cut))
                 }
                 None => {
                     let mut child = frame.turned[step.turned as usize];
@@ -1037,13 +1032,16 @@ impl<'a> Search<'a> {
                     if child.is_won() {
                         return Err(Stop::Won(step));
                     }
-                    if let Some(parent) = parent.filter(|parent| parent.position == child) {
-                        frame.low = frame.low.min(parent.number);
-                        frame.keys.push(None);
-                        continue;
-                    }
-                    (self.shape.key(&child), self.shape.cut(&child))
+                    let back = parent.is_some_and(|parent| parent.position == child);
+                    (!back).then(|| (self.shape.key(&child), self.shape.cut(&child)))
                 }
+            };
+            let Some((key, cut)) = child else {
+                frame.low = frame
+                    .low
+                    .min(parent.map_or(frame.low, |parent| parent.number));
+                frame.keys.push(None);
+                continue;
             };
             self.table.prefetch(key);
             frame.keys.push(Some((key, cut)));
