@@ -328,6 +328,20 @@ impl DeadEnds {
 
     /// What the rule in the module documentation finds of `position`, and by which condition.
     pub fn judge(&self, rules: &RuleSet, position: &Position) -> DeadEnd {
+        self.judge_on_trial(rules, position, true)
+    }
+
+    /// Whether `position` is lost by the rule, whether or not the search has dropped it, the trial's counts left
+    /// as they are: for the search of the endgame (see [`crate::endgame`]), where the rule cuts most, and whose
+    /// many layers would skew the trial of the search of positions. The two share the cache of layers, since they
+    /// meet the same positions.
+    pub(crate) fn lost_whatever_the_trial(&self, rules: &RuleSet, position: &Position) -> bool {
+        self.judge_on_trial(rules, position, false) != DeadEnd::Open
+    }
+
+    /// What the rule finds of `position`, counted in its trial (and found open once the trial drops it) where
+    /// `trial` says.
+    fn judge_on_trial(&self, rules: &RuleSet, position: &Position, trial: bool) -> DeadEnd {
         if position.choice_pending() {
             return DeadEnd::Open;
         }
@@ -346,17 +360,18 @@ impl DeadEnds {
         // position lost in the searches of Chameleon deals 6, 13 and 36, nor in the first thousand layers of
         // Canfield deal 43 and any-run Canfield deal 7, while it cost the searches time.
         let overfill = !groups.shared && reserve_cards(position) != 0;
-        if !(waste_stack || overfill) || self.dropped() {
+        if !(waste_stack || overfill) || (trial && self.dropped()) {
             return DeadEnd::Open;
         }
         let (looked_up, worked_out) = (self.looked_up.get(), self.worked_out.get());
-        self.looked_up.set(looked_up + 1);
+        if trial {
+            self.looked_up.set(looked_up + 1);
+        }
         let layer = layer_key(groups, position, waste_stack);
         let (cached, found) = self.layers.borrow().get(layer as u64);
         if cached == layer {
             return found;
         }
-        self.worked_out.set(worked_out + 1);
         let found = if waste_stack && buries_too_deep(groups, position, self) {
             DeadEnd::Buried
         } else if overfill && overfills(groups, position) {
@@ -365,8 +380,11 @@ impl DeadEnds {
             DeadEnd::Open
         };
         self.layers.borrow_mut().put((layer, found));
-        self.found_lost
-            .set(self.found_lost.get() + u32::from(found != DeadEnd::Open));
+        if trial {
+            self.worked_out.set(worked_out + 1);
+            self.found_lost
+                .set(self.found_lost.get() + u32::from(found != DeadEnd::Open));
+        }
         found
     }
 }

@@ -32,6 +32,7 @@ mod beam;
 mod cache;
 mod classes;
 pub mod dead_end;
+mod endgame;
 pub mod export;
 mod key;
 mod lost;

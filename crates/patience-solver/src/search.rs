@@ -11,6 +11,7 @@ use crate::beam::{
     BEAM_SHARE_BESIDE_FULL_SEARCH,
 };
 use crate::dead_end::{DeadEnd, DeadEnds};
+use crate::endgame::Endgame;
 use crate::key::{Cut, KeyShape};
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
 use crate::play_order::{ByBase, Finding};
@@ -278,7 +279,14 @@ fn run<'a>(
                     false,
                 ),
                 Pass::Relaxed(relaxation) => (
-                    Search::of_relaxed_game(rules, relaxation, pruning, &pass_limits, before.nodes),
+                    Search::of_relaxed_game(
+                        rules,
+                        position,
+                        relaxation,
+                        pruning,
+                        &pass_limits,
+                        before.nodes,
+                    ),
                     true,
                 ),
             };
@@ -572,6 +580,10 @@ const LOST_SHARE: usize = 4;
 /// The states a relaxed pass holds open while it marks lost states may take this share of the memory limit.
 const OPEN_SHARE: usize = 8;
 
+/// The laxer relaxed pass's endgame searched on numbers (see [`crate::endgame`]) may take this share of its memory:
+/// Chameleon deal 19's pass kept 10.4 million states lost there, and 13.4 million positions in its own table.
+const ENDGAME_SHARE: usize = 4;
+
 /// The short full search after the relaxed passes gets one in 32 of what is left, where the other passes before
 /// the full search get half or more, and at most [`FULL_FIRST_NODES`].
 const FULL_FIRST_SHARE: Share = Share {
@@ -600,6 +612,8 @@ struct Search<'a> {
     dead_ends: Option<DeadEnds>,
     /// The relaxed game searched instead of the real one, if any: its own moves are made too.
     relaxation: Option<Relaxation>,
+    /// Where the laxer relaxed game is searched, its endgame searched on numbers (see [`crate::endgame`]).
+    endgame: Option<RefCell<Endgame>>,
     table: Searched,
     nodes: u64,
     /// Where the states this search proves lost go, if it keeps them (see [`crate::lost`]).
@@ -692,6 +706,7 @@ impl<'a> Search<'a> {
             pruning,
             dead_ends: None,
             relaxation: None,
+            endgame: None,
             table: Searched::new(limits.memory_bytes, shape.cuts_apart()),
             nodes,
             marking: None,
@@ -786,8 +801,12 @@ impl<'a> Search<'a> {
     /// from 40.3 s to 25.3 s, though 812's from 9.1 s to 10.8 s; where a class holds four cards (building
     /// regardless of suit) they found none lost in Chameleon deals 12 and 13, and the checks before the rule is
     /// dropped (see [`Search::play_order_lost`]) cost Chameleon 6 of its 59 losses at 0.5 s a deal.
+    /// Where the game has an endgame to search on numbers (see [`crate::endgame`]; not where every move between
+    /// tableau piles can be undone, whose relaxed games seldom have a loss to prove), that search gets
+    /// [`ENDGAME_SHARE`] of the memory.
     fn of_relaxed_game(
         rules: &'a RuleSet,
+        root: &Position,
         relaxation: Relaxation,
         pruning: Pruning,
         limits: &Limits,
@@ -795,8 +814,16 @@ impl<'a> Search<'a> {
     ) -> Search<'a> {
         let class_mates = relaxation.class_mates(rules.pack.ranks);
         let pairs = class_mates.iter().all(|mates| mates.count_ones() <= 2);
+        let endgame_bytes = limits.memory_bytes / ENDGAME_SHARE;
+        let endgame = Endgame::for_root(rules, root, relaxation, endgame_bytes)
+            .filter(|_| !tableau_moves_undo(rules));
+        let limits = &Limits {
+            memory_bytes: limits.memory_bytes - if endgame.is_some() { endgame_bytes } else { 0 },
+            ..*limits
+        };
         Search {
             relaxation: Some(relaxation),
+            endgame: endgame.map(RefCell::new),
             class_mates: Some(class_mates),
             ..Search::new(
                 rules,
@@ -811,6 +838,13 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Counts the states the endgame's searches entered since this was last called as the search's nodes.
+    fn count_endgame_nodes(&mut self) {
+        if let Some(endgame) = &self.endgame {
+            self.nodes += endgame.borrow_mut().take_nodes();
+        }
+    }
+
     /// What the search used; its table's bytes count those of the sets of lost states it holds.
     fn spent(&self) -> Spent {
         let lost = self
@@ -821,7 +855,8 @@ impl<'a> Search<'a> {
             nodes: self.nodes,
             stored: self.table.len(),
             table_bytes: self.table.bytes()
-                + lost.map(|states| states.table.bytes()).sum::<usize>(),
+                + lost.map(|states| states.table.bytes()).sum::<usize>()
+                + self.endgame.as_ref().map_or(0, |e| e.borrow().bytes()),
         }
     }
 
@@ -857,6 +892,7 @@ impl<'a> Search<'a> {
             // Lost whatever its cut (see `lost_by_rules`): no position of the state is searched again.
             self.table.cover_every_cut(root_key);
         }
+        self.count_endgame_nodes();
         self.enter(&mut frames[0], root_key, self.shape.cut(root), NOT_MET);
         loop {
             if self.nodes >= next_check {
@@ -921,6 +957,7 @@ impl<'a> Search<'a> {
                 // Lost whatever its cut (see `lost_by_rules`): no position of the state is searched again.
                 self.table.cover_every_cut(key);
             }
+            self.count_endgame_nodes();
             self.enter(&mut frames[depth], key, cut, met);
         }
     }
@@ -1071,6 +1108,13 @@ impl<'a> Search<'a> {
             .is_some_and(|d| d.lost(self.rules, position))
         {
             return Finding::LostAtEveryCut;
+        }
+        if self.endgame.as_ref().is_some_and(|endgame| {
+            endgame
+                .borrow_mut()
+                .lost(self.rules, self.dead_ends.as_ref(), position, self.nodes)
+        }) {
+            return Finding::LostAtItsCut;
         }
         // Leaving the rule out at a position only searches more. It is worked out at the root and where a move put
         // a card on a tableau pile: a move that only sends a card up, or turns the stock, holds no card over
@@ -1583,7 +1627,7 @@ mod tests {
         let relaxation = Relaxation::for_root(rules, position)
             .expect("a relaxed game")
             .with_next(next);
-        let mut search = Search::of_relaxed_game(rules, relaxation, pruning, &limits, 0);
+        let mut search = Search::of_relaxed_game(rules, position, relaxation, pruning, &limits, 0);
         run_alone(&mut search, position, &limits)
     }
 
@@ -1890,6 +1934,83 @@ mod tests {
         position
     }
 
+    /// The endgame searched on numbers (see `crate::endgame`) finds lost exactly the positions the laxer relaxed
+    /// game's search of positions proves lost, with the dead-end rule and without, on positions of its endgame a
+    /// random walk reaches: its moves are that game's, made on other numbers.
+    #[test]
+    fn the_endgame_on_numbers_loses_what_the_laxer_relaxed_game_loses() {
+        let fixtures = [
+            (
+                "chameleon",
+                include_str!("../tests/fixtures/reduced/chameleon.toml"),
+            ),
+            (
+                "chameleon-pysol",
+                include_str!("../tests/fixtures/reduced/chameleon-pysol.toml"),
+            ),
+            ("gate", include_str!("../tests/fixtures/reduced/gate.toml")),
+            (
+                "rainbow",
+                include_str!("../tests/fixtures/reduced/rainbow.toml"),
+            ),
+            (
+                "four-seasons",
+                include_str!("../tests/fixtures/reduced/four-seasons.toml"),
+            ),
+            (
+                "simplicity",
+                include_str!("../tests/fixtures/reduced/simplicity.toml"),
+            ),
+        ];
+        for (name, text) in fixtures {
+            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+            // Positions found lost, and not lost.
+            let mut compared = [0; 2];
+            for deal in 1..=100 {
+                let root = Position::deal(&rules, deal).expect("a deal");
+                for walk in 0..4 {
+                    let position = random_walk(&rules, &root, 8 + 8 * walk, deal * 4 + walk as u64);
+                    let in_endgame = position.reserve_empty() && position.redeals_left() == Some(0);
+                    let Some(relaxation) = Relaxation::for_root(&rules, &position) else {
+                        continue;
+                    };
+                    if !in_endgame || position.is_won() {
+                        continue;
+                    }
+                    for dead_ends in [true, false] {
+                        let Some(mut endgame) =
+                            Endgame::for_root(&rules, &position, relaxation, 1 << 26)
+                        else {
+                            continue;
+                        };
+                        let rule = DeadEnds::for_root(&rules, &position).filter(|_| dead_ends);
+                        let on_numbers = endgame.lost(&rules, rule.as_ref(), &position, u64::MAX);
+                        let pruning = Pruning {
+                            dead_ends,
+                            ..Pruning::for_rules(&rules)
+                        };
+                        let limits = Limits::default();
+                        let mut search = Search::of_relaxed_game(
+                            &rules, &position, relaxation, pruning, &limits, 0,
+                        );
+                        search.endgame = None;
+                        let by_positions = run_alone(&mut search, &position, &limits);
+                        assert_eq!(
+                            on_numbers,
+                            matches!(by_positions, Outcome::Verdict(Verdict::Lost)),
+                            "{name} deal {deal}, walk {walk}, dead ends {dead_ends}: {by_positions:?}"
+                        );
+                        compared[usize::from(on_numbers)] += 1;
+                    }
+                }
+            }
+            assert!(
+                compared.iter().all(|&n| n > 0),
+                "{name}: positions of the endgame not lost and lost: {compared:?}"
+            );
+        }
+    }
+
     #[test]
     fn a_loss_of_the_relaxed_game_is_a_loss_and_its_wins_may_not_be() {
         let mut relaxed_wins_of_lost_deals = [0; 2];
@@ -1958,8 +2079,14 @@ mod tests {
             nodes: Some(nodes),
             ..Limits::default()
         };
-        let mut search =
-            Search::of_relaxed_game(rules, relaxation, Pruning::for_rules(rules), &limits, 0);
+        let mut search = Search::of_relaxed_game(
+            rules,
+            position,
+            relaxation,
+            Pruning::for_rules(rules),
+            &limits,
+            0,
+        );
         search.skip_lost(known);
         let states =
             before.unwrap_or_else(|| LostStates::new(search.shape.of_positions(), 1 << 20));
@@ -2268,6 +2395,7 @@ mod tests {
         let relaxation = Relaxation::for_root(rules, &root).expect("a relaxed game");
         let mut search = Search::of_relaxed_game(
             rules,
+            &root,
             relaxation,
             Pruning::for_rules(rules),
             &Limits::default(),
