@@ -162,7 +162,7 @@ pub(crate) struct Endgame {
     /// The frames of one search, and the children they have still to try.
     frames: Vec<Frame>,
     children: Vec<Child>,
-    /// The states entered, by every search so far.
+    /// The children keyed, by every search so far.
     nodes: u64,
 }
 
@@ -289,6 +289,8 @@ impl Endgame {
             }
             let child = self.children[frame.next];
             frame.next += 1;
+            // A child keyed is a node, as in the search of positions.
+            self.nodes += 1;
             let from = frame.state.position;
             let key = key_of(child.cards, child.terms);
             if self.won.contains(&key) {
@@ -298,7 +300,6 @@ impl Endgame {
             if self.lost.contains(key) || !self.met.insert(key) {
                 continue;
             }
-            self.nodes += 1;
             let mut position = from;
             if let Some((a, b)) = child.exchange {
                 position.exchange(a, b);
@@ -348,7 +349,7 @@ impl Endgame {
         }
     }
 
-    /// The states entered by every search so far, taken: the search of positions counts them as its nodes.
+    /// The children keyed by every search so far, taken: the search of positions counts them as its nodes.
     pub(crate) fn take_nodes(&mut self) -> u64 {
         std::mem::take(&mut self.nodes)
     }

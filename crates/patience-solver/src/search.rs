@@ -838,11 +838,15 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Counts the states the endgame's searches entered since this was last called as the search's nodes.
-    fn count_endgame_nodes(&mut self) {
-        if let Some(endgame) = &self.endgame {
-            self.nodes += endgame.borrow_mut().take_nodes();
-        }
+    /// Counts the states the endgame's searches entered since this was last called as the search's nodes, and
+    /// gives how many.
+    fn count_endgame_nodes(&mut self) -> u64 {
+        let nodes = self
+            .endgame
+            .as_ref()
+            .map_or(0, |endgame| endgame.borrow_mut().take_nodes());
+        self.nodes += nodes;
+        nodes
     }
 
     /// What the search used; its table's bytes count those of the sets of lost states it holds.
@@ -888,18 +892,24 @@ impl<'a> Search<'a> {
         let mut frames: Vec<Frame> = Vec::new();
         let mut depth = 0;
         let mut next_check = self.nodes + CHECK_EVERY;
+        // The endgame's nodes since the last check (see `crate::endgame`): the beams get their share of those too,
+        // or they fall behind where the endgame does much of the work. Chameleon deal 133, won, with 512 MiB: 4.4 s
+        // without the endgame; with it, 17 s with the beams' share of the search's own nodes alone, 3.2 s with
+        // their share of the endgame's too.
+        let mut endgame_nodes = 0;
         if self.order_steps(&mut frames, depth, *root, None, NOT_MET) {
             // Lost whatever its cut (see `lost_by_rules`): no position of the state is searched again.
             self.table.cover_every_cut(root_key);
         }
-        self.count_endgame_nodes();
+        endgame_nodes += self.count_endgame_nodes();
         self.enter(&mut frames[0], root_key, self.shape.cut(root), NOT_MET);
         loop {
             if self.nodes >= next_check {
                 next_check = self.nodes + CHECK_EVERY;
+                let endgame_nodes = std::mem::take(&mut endgame_nodes);
                 if let Some(beam) = beam.as_deref_mut() {
                     let before = beam.nodes();
-                    let won = beam.advance(CHECK_EVERY / beam.share);
+                    let won = beam.advance((CHECK_EVERY + endgame_nodes) / beam.share);
                     self.nodes += beam.nodes() - before;
                     if let Some(line) = won {
                         return Outcome::Verdict(Verdict::Won(line));
@@ -957,7 +967,7 @@ impl<'a> Search<'a> {
                 // Lost whatever its cut (see `lost_by_rules`): no position of the state is searched again.
                 self.table.cover_every_cut(key);
             }
-            self.count_endgame_nodes();
+            endgame_nodes += self.count_endgame_nodes();
             self.enter(&mut frames[depth], key, cut, met);
         }
     }
