@@ -59,7 +59,7 @@
 //!   (see `ENDGAME_SHARE` in `crate::search`). Once the losses fill theirs, each new one takes the place of an
 //!   old one, which is searched again if it is met again. Searching no endgame any more once the table was full
 //!   (the search of positions doing the rest, as it would without this module) was slower where memory is short:
-//!   Chameleon deal 75 with 512 MiB took 53 s that way, against 28 s, and 36 s without the endgame.
+//!   Chameleon deal 75 with 512 MiB took 53 s that way, against 28 to 32 s, and 36 to 37 s without the endgame.
 //! - Where every move between tableau piles can be undone (Four Seasons, Simplicity), the relaxed games seldom
 //!   have a loss to prove, and their endgames are large and mostly won: Four Seasons deal 1, won in 2.5 s, took
 //!   8.5 s with its endgames searched. There the search of positions has no endgame (see
@@ -334,7 +334,6 @@ impl Endgame {
         for &key in &self.met {
             self.lost.insert_evicting(key);
         }
-
         true
     }
 
