@@ -838,7 +838,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Counts the states the endgame's searches entered since this was last called as the search's nodes, and
+    /// Counts the children the endgame's searches keyed since this was last called as the search's nodes, and
     /// gives how many.
     fn count_endgame_nodes(&mut self) -> u64 {
         let nodes = self
