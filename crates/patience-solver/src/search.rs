@@ -8,7 +8,7 @@ use patience_core::{Move, Pile, Position, RuleSet};
 
 use crate::beam::{
     share_before_the_full_search, Beam, BEAM_MEMORY_SHARE, BEAM_SHARE_AFTER_RELAXED_PASSES,
-    BEAM_SHARE_BESIDE_FULL_SEARCH,
+    BEAM_SHARE_AFTER_RELAXED_WIN, BEAM_SHARE_BESIDE_FULL_SEARCH,
 };
 use crate::dead_end::{DeadEnd, DeadEnds};
 use crate::endgame::Endgame;
@@ -210,6 +210,8 @@ fn run<'a>(
         .map_or_else(Vec::new, |carried| std::mem::take(&mut carried.proved));
     // Whether a pass before the full search was stopped by its share of the nodes, not done.
     let mut cut_short = false;
+    // Whether the laxer relaxed game was won (see `BEAM_SHARE_AFTER_RELAXED_WIN`).
+    let mut laxer_won = false;
     let limits = &Limits {
         memory_bytes: limits.memory_bytes - beam_bytes,
         ..*limits
@@ -318,6 +320,8 @@ fn run<'a>(
             }
             let outcome = search.run(position, &pass_limits, cancel, progress, start, Some(beam));
             cut_short |= matches!(outcome, Outcome::Verdict(Verdict::Unknown(Limit::Nodes)));
+            laxer_won |= matches!(outcome, Outcome::RelaxedWin)
+                && matches!(pass, Pass::Relaxed(relaxation) if Some(relaxation) == laxer);
             before = before.then(search.spent());
             if let Some(verdict) = outcome.ends_the_search(proves_losses) {
                 return before.with(beam).report(verdict, start);
@@ -340,9 +344,15 @@ fn run<'a>(
     // The full search's time goes to proofs of loss, which the beams cannot shorten: they had their share beside
     // the passes before it. One node in nine for them beside it cost Canfield deals 101 and 43 a quarter more time
     // (10.9 s and 4.8 s against 8.0 s and 3.8 s), and even one in 33 cost deals 399 and 812, lost, 6 to 15 %. With
-    // no limit, the full search may run for minutes, and the beams go on beside it, one node in 33.
-    if let Some(beam) = beam.as_mut().filter(|_| last_round) {
-        beam.share = BEAM_SHARE_BESIDE_FULL_SEARCH;
+    // no limit, the full search may run for minutes, and the beams go on beside it, one node in 33. Where the
+    // laxer relaxed game was won, the deal is likelier won, and they take half the nodes until they are done.
+    let beside = last_round || laxer_won;
+    if let Some(beam) = beam.as_mut().filter(|_| beside) {
+        beam.share = if laxer_won {
+            BEAM_SHARE_AFTER_RELAXED_WIN
+        } else {
+            BEAM_SHARE_BESIDE_FULL_SEARCH
+        };
     }
     let outcome = search.run(
         position,
@@ -350,7 +360,7 @@ fn run<'a>(
         cancel,
         progress,
         start,
-        beam.as_mut().filter(|_| last_round),
+        beam.as_mut().filter(|_| beside),
     );
     let mut verdict = match outcome {
         Outcome::Verdict(verdict) => verdict,
