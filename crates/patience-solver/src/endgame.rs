@@ -527,6 +527,10 @@ impl Endgame {
             }
         }
         let end = self.children.len();
+        // Each child's slot in the table of losses is a cache miss: fetched now, they wait for memory together.
+        for child in &self.children[start..end] {
+            self.lost.prefetch(key_of(child.cards, child.terms));
+        }
         self.frames.push(Frame {
             state,
             start,
