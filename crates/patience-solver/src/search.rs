@@ -1579,23 +1579,15 @@ mod tests {
         )
     }
 
-    /// Reduced Canfield (ranks A–6): small enough that every deal is decided at once.
-    fn reduced_canfield() -> RuleSet {
-        RuleSet::from_toml(
-            "fixtures/reduced/canfield.toml",
-            include_str!("../tests/fixtures/reduced/canfield.toml"),
-        )
-        .expect("the reduced Canfield fixture")
-    }
-
-    /// The reduced games the relaxed games are checked on: building regardless of suit (Chameleon, Four Seasons),
-    /// runs in alternate colours (any-run Canfield), whole piles (Canfield), and foundation cards that come back
-    /// (Solo Canfield), where a class is a pair of cards and either may be the one come next, so that the relaxed
-    /// games win lost deals.
-    const RELAXED_FIXTURES: [(&str, &str); 5] = [
+    /// The reduced packs' rule files the tests here use, by name.
+    const REDUCED: [(&str, &str); 12] = [
         (
             "chameleon",
             include_str!("../tests/fixtures/reduced/chameleon.toml"),
+        ),
+        (
+            "chameleon-pysol",
+            include_str!("../tests/fixtures/reduced/chameleon-pysol.toml"),
         ),
         (
             "four-seasons",
@@ -1613,6 +1605,48 @@ mod tests {
             "canfield-solo",
             include_str!("../tests/fixtures/reduced/canfield-solo.toml"),
         ),
+        (
+            "canfield-foster",
+            include_str!("../tests/fixtures/reduced/canfield-foster.toml"),
+        ),
+        (
+            "selective-canfield",
+            include_str!("../tests/fixtures/reduced/selective-canfield.toml"),
+        ),
+        (
+            "superior-canfield",
+            include_str!("../tests/fixtures/reduced/superior-canfield.toml"),
+        ),
+        ("gate", include_str!("../tests/fixtures/reduced/gate.toml")),
+        (
+            "rainbow",
+            include_str!("../tests/fixtures/reduced/rainbow.toml"),
+        ),
+        (
+            "simplicity",
+            include_str!("../tests/fixtures/reduced/simplicity.toml"),
+        ),
+    ];
+
+    /// The rules of the reduced pack `name` (see [`REDUCED`]).
+    fn reduced(name: &str) -> RuleSet {
+        let (_, text) = REDUCED
+            .iter()
+            .find(|(fixture, _)| *fixture == name)
+            .expect("a reduced fixture of this module");
+        RuleSet::from_toml(name, text).expect("a reduced fixture")
+    }
+
+    /// The reduced games the relaxed games are checked on: building regardless of suit (Chameleon, Four Seasons),
+    /// runs in alternate colours (any-run Canfield), whole piles (Canfield), and foundation cards that come back
+    /// (Solo Canfield), where a class is a pair of cards and either may be the one come next, so that the relaxed
+    /// games win lost deals.
+    const RELAXED_FIXTURES: [&str; 5] = [
+        "chameleon",
+        "four-seasons",
+        "canfield-any-run",
+        "canfield",
+        "canfield-solo",
     ];
 
     /// The verdict of a streamlined pass alone, positions keyed by `shape`, with no time limit.
@@ -1653,9 +1687,8 @@ mod tests {
 
     #[test]
     fn safe_moves_keep_the_laxer_relaxed_games_verdicts() {
-        let gate = ("gate", include_str!("../tests/fixtures/reduced/gate.toml"));
-        for (name, text) in RELAXED_FIXTURES.into_iter().chain([gate]) {
-            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+        for name in RELAXED_FIXTURES.into_iter().chain(["gate"]) {
+            let rules = reduced(name);
             let unsafe_pruning = Pruning {
                 safe_foundation_moves: false,
                 ..Pruning::for_rules(&rules)
@@ -1697,8 +1730,8 @@ mod tests {
     #[test]
     fn the_order_of_play_by_class_calls_lost_only_what_the_relaxed_games_lose() {
         let mut called_lost = 0;
-        for (name, text) in RELAXED_FIXTURES {
-            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+        for name in RELAXED_FIXTURES {
+            let rules = reduced(name);
             let rule = PlayOrder::for_rules(&rules).expect("the rule applies");
             let tables = ByBase::default();
             let without_rule = Pruning {
@@ -1840,23 +1873,9 @@ mod tests {
     /// calls lost is lost.
     #[test]
     fn counting_spaces_calls_more_positions_lost() {
-        let games = [
-            (
-                "canfield",
-                include_str!("../tests/fixtures/reduced/canfield.toml"),
-            ),
-            (
-                "selective-canfield",
-                include_str!("../tests/fixtures/reduced/selective-canfield.toml"),
-            ),
-            (
-                "canfield-any-run",
-                include_str!("../tests/fixtures/reduced/canfield-any-run.toml"),
-            ),
-        ];
         let mut by_class = 0;
-        for (name, text) in games {
-            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+        for name in ["canfield", "selective-canfield", "canfield-any-run"] {
+            let rules = reduced(name);
             let rule = PlayOrder::for_rules(&rules).expect("the rule applies");
             assert!(rule.counts_spaces(), "{name}");
             let (tables, mut by_count) = (ByBase::default(), 0);
@@ -1895,29 +1914,13 @@ mod tests {
 
     #[test]
     fn leaving_out_cards_laid_on_one_they_must_go_up_after_calls_more_positions_lost() {
-        for (name, text, least) in [
-            (
-                "canfield",
-                include_str!("../tests/fixtures/reduced/canfield.toml"),
-                25,
-            ),
-            (
-                "selective-canfield",
-                include_str!("../tests/fixtures/reduced/selective-canfield.toml"),
-                15,
-            ),
-            (
-                "superior-canfield",
-                include_str!("../tests/fixtures/reduced/superior-canfield.toml"),
-                25,
-            ),
-            (
-                "canfield-foster",
-                include_str!("../tests/fixtures/reduced/canfield-foster.toml"),
-                2,
-            ),
+        for (name, least) in [
+            ("canfield", 25),
+            ("selective-canfield", 15),
+            ("superior-canfield", 25),
+            ("canfield-foster", 2),
         ] {
-            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+            let rules = reduced(name);
             let rule = PlayOrder::for_rules(&rules).expect("the rule applies");
             let mut more = 0;
             for deal in 1..=150 {
@@ -1959,31 +1962,15 @@ mod tests {
     /// random walk reaches: its moves are that game's, made on other numbers.
     #[test]
     fn the_endgame_on_numbers_loses_what_the_laxer_relaxed_game_loses() {
-        let fixtures = [
-            (
-                "chameleon",
-                include_str!("../tests/fixtures/reduced/chameleon.toml"),
-            ),
-            (
-                "chameleon-pysol",
-                include_str!("../tests/fixtures/reduced/chameleon-pysol.toml"),
-            ),
-            ("gate", include_str!("../tests/fixtures/reduced/gate.toml")),
-            (
-                "rainbow",
-                include_str!("../tests/fixtures/reduced/rainbow.toml"),
-            ),
-            (
-                "four-seasons",
-                include_str!("../tests/fixtures/reduced/four-seasons.toml"),
-            ),
-            (
-                "simplicity",
-                include_str!("../tests/fixtures/reduced/simplicity.toml"),
-            ),
-        ];
-        for (name, text) in fixtures {
-            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+        for name in [
+            "chameleon",
+            "chameleon-pysol",
+            "gate",
+            "rainbow",
+            "four-seasons",
+            "simplicity",
+        ] {
+            let rules = reduced(name);
             // Positions found lost, and not lost.
             let mut compared = [0; 2];
             for deal in 1..=100 {
@@ -2034,8 +2021,8 @@ mod tests {
     #[test]
     fn a_loss_of_the_relaxed_game_is_a_loss_and_its_wins_may_not_be() {
         let mut relaxed_wins_of_lost_deals = [0; 2];
-        for (name, text) in RELAXED_FIXTURES {
-            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+        for name in RELAXED_FIXTURES {
+            let rules = reduced(name);
             let mut relaxed_losses = [0; 2];
             for deal in 1..=300 {
                 let position = Position::deal(&rules, deal).expect("a deal");
@@ -2118,8 +2105,8 @@ mod tests {
 
     #[test]
     fn the_states_a_relaxed_pass_marks_lost_are_lost_even_when_it_is_cut_off() {
-        for (name, text) in RELAXED_FIXTURES {
-            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+        for name in RELAXED_FIXTURES {
+            let rules = reduced(name);
             let mut checked = 0;
             for deal in 1..=60 {
                 let root = Position::deal(&rules, deal).expect("a deal");
@@ -2190,8 +2177,8 @@ mod tests {
     #[test]
     fn rounds_that_go_on_from_the_last_give_the_unpruned_verdicts() {
         let (cancel, progress) = (AtomicBool::new(false), Progress::default());
-        for (name, text) in RELAXED_FIXTURES {
-            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+        for name in RELAXED_FIXTURES {
+            let rules = reduced(name);
             let mut went_on = 0;
             for deal in 1..=40 {
                 let root = Position::deal(&rules, deal).expect("a deal");
@@ -2252,8 +2239,8 @@ mod tests {
             memory_bytes: 128 << 10,
             ..Limits::default()
         };
-        for (name, text) in RELAXED_FIXTURES {
-            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+        for name in RELAXED_FIXTURES {
+            let rules = reduced(name);
             let mut decided = 0;
             for deal in 1..=30 {
                 let root = Position::deal(&rules, deal).expect("a deal");
@@ -2282,7 +2269,7 @@ mod tests {
 
     #[test]
     fn a_deal_the_streamlined_pass_cannot_win_is_still_won_by_the_full_search() {
-        let rules = reduced_canfield();
+        let rules = reduced("canfield");
         let mut missed = 0;
         for deal in 1..=300 {
             let position = Position::deal(&rules, deal).expect("a deal");
@@ -2307,18 +2294,8 @@ mod tests {
 
     #[test]
     fn the_streamlined_pass_over_states_wins_by_real_lines() {
-        let fixtures = [
-            (
-                "four-seasons",
-                include_str!("../tests/fixtures/reduced/four-seasons.toml"),
-            ),
-            (
-                "chameleon",
-                include_str!("../tests/fixtures/reduced/chameleon.toml"),
-            ),
-        ];
-        for (name, text) in fixtures {
-            let rules = RuleSet::from_toml(name, text).expect("a reduced fixture");
+        for name in ["four-seasons", "chameleon"] {
+            let rules = reduced(name);
             let mut wins = 0;
             for deal in 1..=300 {
                 let position = Position::deal(&rules, deal).expect("a deal");
@@ -2441,8 +2418,7 @@ mod tests {
 
     #[test]
     fn a_position_of_a_state_met_before_reaches_the_positions_met() {
-        let (_, text) = RELAXED_FIXTURES[2];
-        let rules = RuleSet::from_toml("canfield-any-run", text).expect("a reduced fixture");
+        let rules = reduced("canfield-any-run");
         // Met 7 cards into the waste, then 4 cards in: the second position leaves out the plays the first made,
         // and reaches it.
         let (_, frames) = one_state_met_twice(&rules, [off(7), off(4)]);
@@ -2452,8 +2428,7 @@ mod tests {
 
     #[test]
     fn a_step_to_a_covered_position_reaches_the_position_met_that_covers_it() {
-        let (_, text) = RELAXED_FIXTURES[2];
-        let rules = RuleSet::from_toml("canfield-any-run", text).expect("a reduced fixture");
+        let rules = reduced("canfield-any-run");
         // Met on the stock's cycle, then off it, 4 cards in the waste.
         let (search, frames) = one_state_met_twice(&rules, [None, off(4)]);
         let (on_cycle, at_4) = (frames[0].number, frames[1].number);
