@@ -825,8 +825,9 @@ impl<'a> Search<'a> {
         let class_mates = relaxation.class_mates(rules.pack.ranks);
         let pairs = class_mates.iter().all(|mates| mates.count_ones() <= 2);
         let endgame_bytes = limits.memory_bytes / ENDGAME_SHARE;
-        let endgame = Endgame::for_root(rules, root, relaxation, endgame_bytes)
-            .filter(|_| !tableau_moves_undo(rules));
+        let endgame = (!tableau_moves_undo(rules))
+            .then(|| Endgame::for_root(rules, root, relaxation, endgame_bytes))
+            .flatten();
         let limits = &Limits {
             memory_bytes: limits.memory_bytes - if endgame.is_some() { endgame_bytes } else { 0 },
             ..*limits
