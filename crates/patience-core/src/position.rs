@@ -307,6 +307,29 @@ impl Position {
         }
     }
 
+    /// Lays the tableau out afresh: `cards` are its piles' cards, pile after pile, each bottom to top, and
+    /// `lengths` each pile's length. They must be the cards the tableau holds, in as many piles as it has; only
+    /// the counts are checked, and a layout of other counts leaves the position as it was. It is no move of any
+    /// game; a solver's relaxed game uses it (see `patience_solver`'s `layouts` module).
+    pub fn lay_out_tableau(&mut self, cards: &[u8], lengths: &[u8]) {
+        let first = 2 + self.reserve_piles as usize;
+        let tableau = self.tableau_piles as usize;
+        let start = self.ends[first - 1] as usize;
+        let end = self.ends[first + tableau - 1] as usize;
+        if lengths.len() != tableau
+            || cards.len() != end - start
+            || lengths.iter().map(|&len| usize::from(len)).sum::<usize>() != cards.len()
+        {
+            return;
+        }
+        self.cards[start..end].copy_from_slice(cards);
+        let mut at = start;
+        for (t, &len) in lengths.iter().enumerate() {
+            at += usize::from(len);
+            self.ends[first + t] = at as u8;
+        }
+    }
+
     /// Moves the top `count` cards of one pile onto another, keeping their order.
     pub(crate) fn shift(&mut self, from: Pile, to: Pile, count: usize) {
         let (Some(a), Some(b)) = (self.slot(from), self.slot(to)) else {

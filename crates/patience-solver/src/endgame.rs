@@ -72,6 +72,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::classes::Classes;
 use crate::dead_end::DeadEnds;
+use crate::layouts::Layouts;
 use crate::relax::{NextCard, Relaxation};
 use crate::table::Table;
 
@@ -95,6 +96,9 @@ const MOST_STATES_A_SEARCH: usize = 1 << 20;
 /// room (it is filled up to seven eighths before it doubles).
 const BYTES_A_STATE: usize = 24;
 
+/// A step from a state's own position, not another layout of it.
+const OWN_LAYOUT: u32 = u32::MAX;
+
 /// A state of the endgame: a position of it, and its numbers.
 #[derive(Debug, Clone, Copy)]
 struct State {
@@ -110,6 +114,9 @@ struct State {
 /// A step from a state, worked out on its numbers: the position is made only where the child is entered.
 #[derive(Debug, Clone, Copy)]
 struct Child {
+    /// The position the step starts from: the state's own ([`OWN_LAYOUT`]), or another layout of its tableau, by
+    /// its index in the search's list of them (see [`crate::layouts`]).
+    from: u32,
     /// The turns of the stock before the move, and the cards of a relaxed move to change places first.
     draws: u8,
     exchange: Option<(Card, Card)>,
@@ -139,6 +146,9 @@ pub(crate) struct Endgame {
     class_at: Box<[u8; 64 * 64]>,
     /// Which runs may move from a pile.
     moves: Moves,
+    /// Where the tableau is laid out afresh (see [`crate::layouts`]), its layouts, and those a search has met.
+    layouts: Option<Layouts>,
+    laid_out: Vec<Position>,
     /// Whether the waste's top card may fill a space, and whether a tableau card or run may.
     waste_to_space: bool,
     tableau_to_space: bool,
@@ -215,10 +225,15 @@ impl Endgame {
             }
         }
         let term = |i: usize| xxh3_64(&i.to_le_bytes());
+        // Where the tableau is laid out afresh, a pile is keyed by its bottom card's class alone.
+        let layouts = relaxation
+            .lays_out_afresh()
+            .then(|| Layouts::for_root(rules, root, &relaxation))
+            .flatten();
         let mut pile_terms = Box::new([0u64; 64 * 64]);
         for (i, pile_term) in pile_terms.iter_mut().enumerate() {
             if i % 64 != 0 {
-                *pile_term = term(i);
+                *pile_term = term(if layouts.is_some() { i - i % 64 + 1 } else { i });
             }
         }
         // The states one search meets, and those on the way to wins, each at most a sixteenth of the memory (an
@@ -232,6 +247,8 @@ impl Endgame {
             on,
             class_at,
             moves: tableau.moves,
+            layouts,
+            laid_out: Vec::new(),
             waste_to_space: spaces.contains(&Source::Waste),
             tableau_to_space: spaces.contains(&Source::Tableau),
             piles: root.tableau_piles(),
@@ -280,6 +297,7 @@ impl Endgame {
         self.nodes += 1;
         self.frames.clear();
         self.children.clear();
+        self.laid_out.clear();
         self.enter(rules, root);
         while let Some(frame) = self.frames.last_mut() {
             if frame.next == frame.end {
@@ -291,7 +309,10 @@ impl Endgame {
             frame.next += 1;
             // A child keyed is a node, as in the search of positions.
             self.nodes += 1;
-            let from = frame.state.position;
+            let from = match child.from {
+                OWN_LAYOUT => frame.state.position,
+                other => self.laid_out[other as usize],
+            };
             let key = key_of(child.cards, child.terms);
             if self.won.contains(&key) {
                 self.won_on_the_way();
@@ -426,6 +447,7 @@ impl Endgame {
         let start = self.children.len();
         let position = &state.position;
         let same = Child {
+            from: OWN_LAYOUT,
             draws: 0,
             exchange: None,
             mv: Move::new(Pile::Stock, Pile::Stock, 0),
@@ -433,38 +455,7 @@ impl Endgame {
             piles: state.piles,
             terms: state.terms,
         };
-        // To the foundations from the tableau: a card next on its foundation that lies there, from the top of a
-        // pile a card of its class tops.
-        for suit in Suit::ALL {
-            let Some(card) = position.foundation_next(suit) else {
-                continue;
-            };
-            if state.cards >> card.index() & 1 == 1 {
-                continue;
-            }
-            let class = self.class[usize::from(card.index())];
-            for t in 0..self.piles {
-                let (bottom, len) = state.piles[t];
-                if len == 0
-                    || self.top((bottom, len)) != class
-                    || Self::repeats(&state, t, usize::MAX)
-                {
-                    continue;
-                }
-                let top = position
-                    .top(Pile::Tableau(t as u8))
-                    .expect("a pile's top card");
-                let child = Child {
-                    exchange: (top != card).then_some((card, top)),
-                    mv: Move::new(Pile::Tableau(t as u8), Pile::Foundation(suit as u8), 1),
-                    ..same
-                };
-                let child = self.with_pile(child, t, (bottom, len - 1));
-                let height = position.foundation_len(suit as usize);
-                self.children
-                    .push(self.raised(child, suit as usize, height));
-            }
-        }
+        self.raises(&state, same);
         // The waste's top card, and each card of the stock turned up, to the foundations and the tableau.
         let mut turns = position.stock_turns(rules);
         let mut draws = 0u8;
@@ -484,10 +475,82 @@ impl Endgame {
             draws += 1;
             card = turns.waste_top();
         }
-        // Runs between piles.
+        self.runs(&state, same, self.layouts.is_some());
+        // The steps that leave a space, or send up a card, from the other layouts of the tableau, where it is
+        // laid out afresh (see `crate::layouts`).
+        let wanted = self
+            .layouts
+            .as_ref()
+            .map(|layouts| (layouts, layouts.wanted(position)));
+        if let Some((layouts, wanted)) = wanted.filter(|(_, wanted)| !wanted.is_empty()) {
+            let from = self.laid_out.len();
+            layouts.others(position, wanted, &mut self.laid_out);
+            for at in from..self.laid_out.len() {
+                let other = self.state_of(&self.laid_out[at]);
+                let same = Child {
+                    from: at as u32,
+                    piles: other.piles,
+                    ..same
+                };
+                self.raises(&other, same);
+                self.runs(&other, same, true);
+            }
+        }
+        let end = self.children.len();
+        // Each child's slot in the table of losses is a cache miss: fetched now, they wait for memory together.
+        for child in &self.children[start..end] {
+            self.lost.prefetch(key_of(child.cards, child.terms));
+        }
+        self.frames.push(Frame {
+            state,
+            start,
+            next: start,
+            end,
+        });
+    }
+
+    /// Pushes the steps to the foundations from the tableau of `state`, as `same` starts them: a card next on its
+    /// foundation that lies there, from the top of a pile a card of its class tops.
+    fn raises(&mut self, state: &State, same: Child) {
+        let position = &state.position;
+        for suit in Suit::ALL {
+            let Some(card) = position.foundation_next(suit) else {
+                continue;
+            };
+            if state.cards >> card.index() & 1 == 1 {
+                continue;
+            }
+            let class = self.class[usize::from(card.index())];
+            for t in 0..self.piles {
+                let (bottom, len) = state.piles[t];
+                if len == 0
+                    || self.top((bottom, len)) != class
+                    || Self::repeats(state, t, usize::MAX)
+                {
+                    continue;
+                }
+                let top = position
+                    .top(Pile::Tableau(t as u8))
+                    .expect("a pile's top card");
+                let child = Child {
+                    exchange: (top != card).then_some((card, top)),
+                    mv: Move::new(Pile::Tableau(t as u8), Pile::Foundation(suit as u8), 1),
+                    ..same
+                };
+                let child = self.with_pile(child, t, (bottom, len - 1));
+                let height = position.foundation_len(suit as usize);
+                self.children
+                    .push(self.raised(child, suit as usize, height));
+            }
+        }
+    }
+
+    /// Pushes the steps that move runs between the piles of `state`, as `same` starts them; only those that
+    /// leave a space or fill one if `spaces_only`.
+    fn runs(&mut self, state: &State, same: Child, spaces_only: bool) {
         for from in 0..self.piles {
             let (bottom, len) = state.piles[from];
-            if len == 0 || Self::repeats(&state, from, usize::MAX) {
+            if len == 0 || Self::repeats(state, from, usize::MAX) {
                 continue;
             }
             let (least, most) = match self.moves {
@@ -503,7 +566,7 @@ impl Endgame {
                 let mut space_tried = false;
                 for to in (0..self.piles).filter(|&to| to != from) {
                     let target = state.piles[to];
-                    if Self::repeats(&state, to, from) {
+                    if Self::repeats(state, to, from) {
                         continue;
                     }
                     let onto = if target.1 == 0 {
@@ -512,7 +575,9 @@ impl Endgame {
                         }
                         space_tried = true;
                         (run_bottom, run)
-                    } else if self.on[usize::from(self.top(target))] == run_bottom {
+                    } else if self.on[usize::from(self.top(target))] == run_bottom
+                        && (run == len || !spaces_only)
+                    {
                         (target.0, target.1 + run)
                     } else {
                         continue;
@@ -526,17 +591,6 @@ impl Endgame {
                 }
             }
         }
-        let end = self.children.len();
-        // Each child's slot in the table of losses is a cache miss: fetched now, they wait for memory together.
-        for child in &self.children[start..end] {
-            self.lost.prefetch(key_of(child.cards, child.terms));
-        }
-        self.frames.push(Frame {
-            state,
-            start,
-            next: start,
-            end,
-        });
     }
 
     /// Pushes the plays of `card`, on top of the waste once the stock is turned as `taken` says, to its

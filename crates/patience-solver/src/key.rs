@@ -279,6 +279,8 @@ impl KeyShape {
 /// terms are worked out once for every class and length and read from a table, the same values: hashing each
 /// pile was 9 % of the time of Four Seasons deal 178's relaxed passes.
 fn term_by_bottom(relaxation: &Relaxation, bottom: u8, len: usize, seed: u64) -> u128 {
+    // Every layout of the tableau is one state where it may be laid out afresh (see `crate::layouts`).
+    let len = if relaxation.lays_out_afresh() { 1 } else { len };
     let class = relaxation.class(bottom);
     if seed == TABLEAU && usize::from(class) < TERMS && len < TERMS {
         static BY_BOTTOM: OnceLock<Box<[[u128; TERMS]; TERMS]>> = OnceLock::new();

@@ -35,6 +35,7 @@ pub mod dead_end;
 mod endgame;
 pub mod export;
 mod key;
+mod layouts;
 mod lost;
 pub mod play_order;
 pub mod progress;

@@ -93,6 +93,9 @@ pub(crate) struct Relaxation {
     /// built on a card are one class. Every pile is a run (the deal lays one card on each, cards join a pile only by
     /// being built on its top card or by filling a space, and a relaxed game's own moves trade cards of a class).
     piles_by_bottom: bool,
+    /// Whether the tableau may be laid out afresh at any time (see [`crate::layouts`]), its piles keyed by their
+    /// bottom cards' classes alone.
+    laid_out_afresh: bool,
 }
 
 /// What a card next on its foundation is, in a relaxed game.
@@ -126,12 +129,27 @@ impl Relaxation {
                 class: classes.of,
                 next: NextCard::AnyOfItsClass,
                 piles_by_bottom: builders_of_one_class,
+                laid_out_afresh: false,
             })
     }
 
     /// The relaxed game with the same classes in which a card next on its foundation is `next`.
     pub(crate) fn with_next(self, next: NextCard) -> Relaxation {
         Relaxation { next, ..self }
+    }
+
+    /// The game with the tableau laid out afresh at will (see [`crate::layouts`]).
+    pub(crate) fn laid_out_afresh(self) -> Relaxation {
+        Relaxation {
+            laid_out_afresh: true,
+            ..self
+        }
+    }
+
+    /// Whether the tableau may be laid out afresh at any time, its piles keyed by their bottom cards' classes
+    /// alone (see [`crate::layouts`]).
+    pub(crate) fn lays_out_afresh(&self) -> bool {
+        self.laid_out_afresh
     }
 
     /// The class of the card with this index.

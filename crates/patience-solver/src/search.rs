@@ -13,6 +13,7 @@ use crate::beam::{
 use crate::dead_end::{DeadEnd, DeadEnds};
 use crate::endgame::Endgame;
 use crate::key::{Cut, KeyShape};
+use crate::layouts::Layouts;
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
 use crate::play_order::{ByBase, Finding};
 use crate::progress::Progress;
@@ -196,6 +197,7 @@ fn run<'a>(
     let laxer = Relaxation::for_root(rules, position)
         .filter(|_| prune && !pruning.play_order.is_some_and(|rule| rule.whole_piles()));
     let placing = laxer.map(|relaxation| relaxation.with_next(NextCard::PlacedWhenNext));
+    let laxer = laxer.map(|relaxation| as_searched(rules, position, relaxation));
     // A beam keys positions by the second relaxed game's states where that game is searched: where cards of a
     // class abound, positions that differ only in which of them lies where fill a beam otherwise (Four Seasons
     // deals 1..200 at 0.5 s a deal: 174 won this way, 153 keyed by positions; Chameleon, Gate and Solo Canfield
@@ -624,6 +626,8 @@ struct Search<'a> {
     relaxation: Option<Relaxation>,
     /// Where the laxer relaxed game is searched, its endgame searched on numbers (see [`crate::endgame`]).
     endgame: Option<RefCell<Endgame>>,
+    /// Where the relaxed game lays the tableau out afresh, its layouts (see [`crate::layouts`]).
+    layouts: Option<Layouts>,
     table: Searched,
     nodes: u64,
     /// Where the states this search proves lost go, if it keeps them (see [`crate::lost`]).
@@ -717,6 +721,7 @@ impl<'a> Search<'a> {
             dead_ends: None,
             relaxation: None,
             endgame: None,
+            layouts: None,
             table: Searched::new(limits.memory_bytes, shape.cuts_apart()),
             nodes,
             marking: None,
@@ -823,7 +828,7 @@ impl<'a> Search<'a> {
         nodes: u64,
     ) -> Search<'a> {
         let class_mates = relaxation.class_mates(rules.pack.ranks);
-        let pairs = class_mates.iter().all(|mates| mates.count_ones() <= 2);
+        let pairs = classes_of_two_at_most(&class_mates);
         let endgame_bytes = limits.memory_bytes / ENDGAME_SHARE;
         let endgame = (!tableau_moves_undo(rules))
             .then(|| Endgame::for_root(rules, root, relaxation, endgame_bytes))
@@ -835,6 +840,10 @@ impl<'a> Search<'a> {
         Search {
             relaxation: Some(relaxation),
             endgame: endgame.map(RefCell::new),
+            layouts: relaxation
+                .lays_out_afresh()
+                .then(|| Layouts::for_root(rules, root, &relaxation))
+                .flatten(),
             class_mates: Some(class_mates),
             ..Search::new(
                 rules,
@@ -893,7 +902,13 @@ impl<'a> Search<'a> {
             return Outcome::Verdict(Verdict::Unknown(limit));
         }
         if self.pruning.dead_ends {
-            self.dead_ends = DeadEnds::for_root(self.rules, root);
+            self.dead_ends = DeadEnds::for_root(self.rules, root).map(|rule| {
+                if self.layouts.is_some() {
+                    rule.kept_whatever_the_trial()
+                } else {
+                    rule
+                }
+            });
         }
         let root_key = self.shape.key(root);
         if self.table.visit(root_key, self.shape.cut(root)).is_err() {
@@ -1275,6 +1290,53 @@ impl<'a> Search<'a> {
             }
             None => {}
         }
+        if let Some(layouts) = &self.layouts {
+            // A run moved between piles that leaves no space leads to a layout of the same state; the steps that
+            // leave a space, or send up a card, of the other layouts lead where this one's may not (see
+            // `crate::layouts`).
+            let turned = &frame.turned;
+            steps.retain(|step| !moves_within_the_layouts(&turned[step.turned as usize], step.mv));
+            let wanted = layouts.wanted(&position);
+            if !wanted.is_empty() {
+                let mut others = Vec::new();
+                layouts.others(&position, wanted, &mut others);
+                for other in others {
+                    let from = frame.turned.len() as u16;
+                    frame.turned.push(other);
+                    for t in 0..other.tableau_piles() as u8 {
+                        let pile = Pile::Tableau(t);
+                        other.for_each_legal_move_from(self.rules, pile, |mv| {
+                            let leaves_space = other.len(pile) == usize::from(mv.count);
+                            let kept = match mv.to {
+                                Pile::Foundation(_) => true,
+                                Pile::Tableau(_) => leaves_space && other.len(mv.to) > 0,
+                                _ => false,
+                            };
+                            if kept {
+                                steps.push(Step {
+                                    draws: 0,
+                                    turned: from,
+                                    mv,
+                                    relaxed: true,
+                                });
+                            }
+                        });
+                    }
+                    if let Some(relaxation) = self.relaxation {
+                        let turned_to = &mut frame.turned;
+                        relaxation.raised_from_class(&other, |changed, mv| {
+                            steps.push(Step {
+                                draws: 0,
+                                turned: turned_to.len() as u16,
+                                mv,
+                                relaxed: true,
+                            });
+                            turned_to.push(changed);
+                        });
+                    }
+                }
+            }
+        }
         // Only now: a relaxed step made beside a one-way move tried before (a card placed as it comes next) need not
         // lead where one from the parent did.
         if tried.len > 0 {
@@ -1414,6 +1476,34 @@ pub(crate) fn legal_steps(
     if macros {
         stock_plays(rules, position, met, steps, turned_to);
     }
+}
+
+/// Whether every class holds two cards at most, `class_mates` giving each card's class.
+fn classes_of_two_at_most(class_mates: &[u64; 64]) -> bool {
+    class_mates.iter().all(|mates| mates.count_ones() <= 2)
+}
+
+/// The relaxed game the passes search for `relaxation`: the laxer one with its tableau laid out afresh at will
+/// where the rules give layouts (see [`crate::layouts`]) and its classes hold more than two cards, so that the
+/// order-of-play rule, whose facts by class are proved for the laxer game as it is, is not used in it (see
+/// [`Search::of_relaxed_game`]).
+fn as_searched(rules: &RuleSet, position: &Position, relaxation: Relaxation) -> Relaxation {
+    let lays_out = relaxation.next() == NextCard::AnyOfItsClass
+        && !classes_of_two_at_most(&relaxation.class_mates(rules.pack.ranks))
+        && Layouts::for_root(rules, position, &relaxation).is_some();
+    if lays_out {
+        relaxation.laid_out_afresh()
+    } else {
+        relaxation
+    }
+}
+
+/// Whether `mv` from `position` moves a run between tableau piles and leaves no space: where the tableau is laid
+/// out afresh, it leads to a layout of the same state (see [`crate::layouts`]).
+fn moves_within_the_layouts(position: &Position, mv: Move) -> bool {
+    matches!((mv.from, mv.to), (Pile::Tableau(_), Pile::Tableau(_)))
+        && position.len(mv.from) > usize::from(mv.count)
+        && position.len(mv.to) > 0
 }
 
 /// The plays of the waste's top card at every state the stock can be turned to from `position`: to the end
@@ -1682,6 +1772,7 @@ mod tests {
         let relaxation = Relaxation::for_root(rules, position)
             .expect("a relaxed game")
             .with_next(next);
+        let relaxation = as_searched(rules, position, relaxation);
         let mut search = Search::of_relaxed_game(rules, position, relaxation, pruning, &limits, 0);
         run_alone(&mut search, position, &limits)
     }
