@@ -70,7 +70,6 @@ use patience_core::{Card, Move, Pile, Position, RuleSet, Suit};
 use rustc_hash::FxHashSet;
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::classes::Classes;
 use crate::dead_end::DeadEnds;
 use crate::layouts::Layouts;
 use crate::relax::{NextCard, Relaxation};
@@ -202,16 +201,7 @@ impl Endgame {
             return None;
         }
         root.base_rank()?;
-        let classes = Classes::new(rules, root);
-        let mut class = [NONE; 64];
-        let mut on = [NONE; 64];
-        for card in 0..52 {
-            class[card] = relaxation.class(card as u8);
-            let builders = classes.builders[card];
-            if builders != 0 {
-                on[usize::from(class[card])] = relaxation.class(builders.trailing_zeros() as u8);
-            }
-        }
+        let (class, on) = relaxation.classes_built_on(rules, root);
         let mut class_at = Box::new([NONE; 64 * 64]);
         for bottom in 0..64 {
             let mut at = bottom as u8;

@@ -47,7 +47,6 @@
 use patience_core::rules::Moves;
 use patience_core::{Pile, Position, RuleSet, Suit};
 
-use crate::classes::Classes;
 use crate::relax::{NextCard, Relaxation};
 
 /// No class: the class built on a class nothing is built on, or no run between two classes.
@@ -88,16 +87,7 @@ impl Layouts {
         if !fits {
             return None;
         }
-        let classes = Classes::new(rules, root);
-        let mut class = [NONE; 64];
-        let mut on = [NONE; 64];
-        for card in 0..52 {
-            class[card] = relaxation.class(card as u8);
-            let builders = classes.builders[card];
-            if builders != 0 {
-                on[usize::from(class[card])] = relaxation.class(builders.trailing_zeros() as u8);
-            }
-        }
+        let (class, on) = relaxation.classes_built_on(rules, root);
         // The count of tops above needs each class built on by one class at most.
         let mut built_on = 0u64;
         for &c in on.iter().filter(|&&c| c != NONE) {

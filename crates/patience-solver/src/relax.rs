@@ -152,6 +152,26 @@ impl Relaxation {
         self.laid_out_afresh
     }
 
+    /// The class of each card, by card index, and the class of the cards that may be built on a card of each
+    /// class (by its name), `u8::MAX` for none, under `root`'s base rank.
+    pub(crate) fn classes_built_on(
+        &self,
+        rules: &RuleSet,
+        root: &Position,
+    ) -> ([u8; 64], [u8; 64]) {
+        let classes = Classes::new(rules, root);
+        let mut class = [u8::MAX; 64];
+        let mut on = [u8::MAX; 64];
+        for card in 0..52 {
+            class[card] = self.class(card as u8);
+            let builders = classes.builders[card];
+            if builders != 0 {
+                on[usize::from(class[card])] = self.class(builders.trailing_zeros() as u8);
+            }
+        }
+        (class, on)
+    }
+
     /// The class of the card with this index.
     pub(crate) fn class(&self, card: u8) -> u8 {
         self.class[card as usize]

@@ -1263,16 +1263,7 @@ impl<'a> Search<'a> {
         legal_steps(self.rules, position, macros, met, steps, &mut frame.turned);
         match self.relaxation {
             Some(relaxation) if relaxation.next() == NextCard::AnyOfItsClass => {
-                let turned_to = &mut frame.turned;
-                relaxation.raised_from_class(&position, |changed, mv| {
-                    steps.push(Step {
-                        draws: 0,
-                        turned: turned_to.len() as u16,
-                        mv,
-                        relaxed: true,
-                    });
-                    turned_to.push(changed);
-                });
+                raises_from_class(&relaxation, &position, steps, &mut frame.turned);
             }
             Some(relaxation) => {
                 for i in 0..steps.len() {
@@ -1322,17 +1313,8 @@ impl<'a> Search<'a> {
                             }
                         });
                     }
-                    if let Some(relaxation) = self.relaxation {
-                        let turned_to = &mut frame.turned;
-                        relaxation.raised_from_class(&other, |changed, mv| {
-                            steps.push(Step {
-                                draws: 0,
-                                turned: turned_to.len() as u16,
-                                mv,
-                                relaxed: true,
-                            });
-                            turned_to.push(changed);
-                        });
+                    if let Some(relaxation) = &self.relaxation {
+                        raises_from_class(relaxation, &other, steps, &mut frame.turned);
                     }
                 }
             }
@@ -1476,6 +1458,25 @@ pub(crate) fn legal_steps(
     if macros {
         stock_plays(rules, position, met, steps, turned_to);
     }
+}
+
+/// Pushes the laxer relaxed game's own moves from `position` (see [`Relaxation::raised_from_class`]) as relaxed
+/// steps, each from the position with its two cards changed places, pushed onto `turned`.
+fn raises_from_class(
+    relaxation: &Relaxation,
+    position: &Position,
+    steps: &mut Vec<Step>,
+    turned: &mut Vec<Position>,
+) {
+    relaxation.raised_from_class(position, |changed, mv| {
+        steps.push(Step {
+            draws: 0,
+            turned: turned.len() as u16,
+            mv,
+            relaxed: true,
+        });
+        turned.push(changed);
+    });
 }
 
 /// Whether every class holds two cards at most, `class_mates` giving each card's class.
