@@ -119,8 +119,11 @@ impl WinRate {
     /// for a share `q` won. In the variance both proportions are taken as Agresti and Coull take them (`z²/2`
     /// successes and `z²` trials more), so that a share of 0 or 1 still has a spread, and the interval is the estimate ± 1.96
     /// standard deviations. The sample's deals still undecided are counted, as [`WinRate::new`] counts them, once
-    /// as lost (the estimate, and the lower bound) and once as won (the upper bound). With an empty sample it is
-    /// [`WinRate::new`]'s rate.
+    /// as lost (the estimate, and the lower bound) and once as won (the upper bound). Each bound is then kept within
+    /// [`WinRate::new`]'s conservative interval: with few deals solved again the normal approximation can reach
+    /// past the rate the undecided deals would give if every one of them were won (or lost), and the estimate must
+    /// not claim less than what holds whatever they turn out to be. With an empty sample it is [`WinRate::new`]'s
+    /// rate.
     ///
     /// ```
     /// use patience_solver::stats::interval::{Sample, WinRate};
@@ -152,11 +155,12 @@ impl WinRate {
         };
         let (low_point, low_half) = at(sample.won);
         let (high_point, high_half) = at(sample.won + sample.unknown);
+        let conservative = WinRate::new(won, lost, unknown).interval;
         WinRate {
             point: low_point,
             interval: Interval {
-                low: (low_point - low_half).max(0.0),
-                high: (high_point + high_half).min(1.0),
+                low: (low_point - low_half).max(conservative.low),
+                high: (high_point + high_half).min(conservative.high),
             },
         }
     }
@@ -308,6 +312,23 @@ mod tests {
             (all.interval.low - wilson.low).abs() < 1e-3
                 && (all.interval.high - wilson.high).abs() < 1e-3
         );
+        // Six of 25 undecided deals solved again: the normal approximation alone would reach past the upper bound
+        // with every undecided deal won.
+        let (conservative, estimate) = (
+            WinRate::new(3, 12, 25),
+            WinRate::with_sample(
+                3,
+                12,
+                25,
+                Sample {
+                    won: 4,
+                    lost: 1,
+                    unknown: 1,
+                },
+            ),
+        );
+        assert_eq!(estimate.interval.high, conservative.interval.high);
+        assert!(estimate.interval.low > conservative.interval.low + 0.1);
         // No sample: the conservative interval.
         assert_eq!(
             WinRate::with_sample(5, 3, 2, Sample::default()),
