@@ -1152,6 +1152,7 @@ fn lazy_walk(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_random::Lcg;
     use patience_core::{builtin, Move};
 
     /// The most cards of one group (one per suit).
@@ -1236,13 +1237,8 @@ mod tests {
     /// regardless of suit, in alternate colours and in suit, with a card on top of a pile in some group or none.
     #[test]
     fn the_lazy_walk_counts_as_the_dynamic_programme() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |below: u8| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) % u64::from(below)) as u8
-        };
+        let mut random = Lcg::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = |below: u8| ((random.next() >> 33) % u64::from(below)) as u8;
         // Counts of at most three runs and of more, as with Chameleon's three piles.
         let mut counted = [0u32; 2];
         for id in [

@@ -399,6 +399,7 @@ mod tests {
     use patience_core::{builtin, Move};
 
     use super::*;
+    use crate::test_random::Lcg;
 
     /// Positions of Chameleon a random walk reaches from deals 1..=`deals`, some moves apart: one that plays onto
     /// the tableau where it can, so that its piles grow long and wrap round the ranks, as in the long proofs.
@@ -406,15 +407,13 @@ mod tests {
         let mut positions = Vec::new();
         for deal in 1..=deals {
             let mut position = Position::deal(rules, deal).expect("a deal");
-            let mut state = deal;
+            let mut random = Lcg::new(deal);
             for step in 0..200 {
                 let legal = position.legal_moves(rules);
                 if legal.is_empty() || position.is_won() {
                     break;
                 }
-                state = state
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
+                let state = random.next();
                 let onto_the_tableau: Vec<Move> = legal
                     .iter()
                     .copied()

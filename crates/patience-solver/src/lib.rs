@@ -46,6 +46,8 @@ mod search;
 mod shorten;
 pub mod stats;
 mod table;
+#[cfg(test)]
+mod test_random;
 
 pub use progress::Progress;
 pub use search::{

@@ -1597,6 +1597,7 @@ mod tests {
     use super::*;
     use crate::play_order::PlayOrder;
     use crate::table::{Slot, StateSlot};
+    use crate::test_random::Lcg;
     use std::collections::HashSet;
 
     /// A pass's share is of what the passes before it left, in nodes and in time, and a node limit as large as
@@ -2036,16 +2037,13 @@ mod tests {
     /// them.
     fn random_walk(rules: &RuleSet, position: &Position, moves: usize, seed: u64) -> Position {
         let mut position = *position;
-        let mut state = seed;
+        let mut random = Lcg::new(seed);
         for _ in 0..moves {
             let legal = position.legal_moves(rules);
             if legal.is_empty() || position.is_won() {
                 break;
             }
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            position.apply(rules, legal[(state >> 33) as usize % legal.len()]);
+            position.apply(rules, legal[(random.next() >> 33) as usize % legal.len()]);
         }
         position
     }
