@@ -40,7 +40,13 @@
 //! to bridge runs with, each of which may or may not have come: the cards it has given by the time `w` shows are
 //! in the tableau, unless they went up, and the others are still in it. Chameleon deal 36, lost, searched 246,448
 //! nodes with the first three conditions, 30,114 with the fourth; deal 13 5.2 million against 4.5 million. The
-//! first two conditions are worked out first: the fourth holds wherever they do, and costs far more.
+//! fourth holds wherever the first two do, and costs far more, so the first is worked out first. Then the fourth
+//! with no card drawn (`k` none): it holds wherever the second does, since it takes the stock's cards out of
+//! those that may be added and cuts U sooner, moving cards from those that may be added to those that must be in
+//! the tableau, and neither lowers the least number of runs or gives the count of bottom cards more. Where it
+//! fails, so do the second and the fourth, and neither is worked out: in Chameleon deal 19's laxer relaxed pass,
+//! 11.9 million waste cards reached the second, and of the 8.2 million where it failed and the stock had cards,
+//! the fourth failed with no card drawn at 6.5 million. Only then the second, and the fourth's other `k`.
 //!
 //! The third condition needs no waste card, nor a waste that is a stack: whatever the redeals left, the position
 //! is lost if, for some reserve pile and some number `d` of its top cards, the tableau cards and the pile's top
@@ -195,7 +201,7 @@ pub struct DeadEnds {
     /// from the root on), so positions that differ only in that share it, and a search meets few layers and many
     /// positions in each (Chameleon deal 6 looks up 837,000 positions in 13,800 layers). An empty entry says
     /// "not lost", which is always safe.
-    layers: RefCell<Cache<(u128, DeadEnd)>>,
+    layers: RefCell<Cache<Layer>>,
     /// The waste's bottom cards found open by the first, second and fourth conditions (see [`buries_too_deep`]),
     /// by a hash of the rest of the layer and those cards, in a direct-mapped cache. An empty entry, or another
     /// key's, only works the rule out again.
@@ -219,7 +225,36 @@ pub struct DeadEnds {
     on_trial: bool,
 }
 
-impl Entry for (u128, DeadEnd) {
+/// A layer's verdict in the cache of layers: its hash's low 126 bits, and the verdict in the top two, so that an
+/// entry takes 16 bytes, not the 32 that a hash and a verdict apart take (the cache of Chameleon's laxer relaxed
+/// pass, where nearly every state is a layer of its own, is looked up once a state, and mostly missed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Layer(u128);
+
+impl Layer {
+    /// The bits of a layer's hash an entry keeps.
+    const HASH: u128 = u128::MAX >> 2;
+
+    fn new(layer: u128, found: DeadEnd) -> Layer {
+        let verdict = match found {
+            DeadEnd::Open => 0,
+            DeadEnd::Buried => 1,
+            DeadEnd::Overfilled => 2,
+        };
+        Layer(layer & Layer::HASH | verdict << 126)
+    }
+
+    /// The verdict of `layer`, if this entry holds it.
+    fn of(self, layer: u128) -> Option<DeadEnd> {
+        (self.0 & Layer::HASH == layer & Layer::HASH).then_some(match self.0 >> 126 {
+            0 => DeadEnd::Open,
+            1 => DeadEnd::Buried,
+            _ => DeadEnd::Overfilled,
+        })
+    }
+}
+
+impl Entry for Layer {
     fn hash(&self) -> u64 {
         self.0 as u64
     }
@@ -386,8 +421,7 @@ impl DeadEnds {
             self.looked_up.set(looked_up + 1);
         }
         let layer = layer_key(groups, position, waste_stack);
-        let (cached, found) = self.layers.borrow().get(layer as u64);
-        if cached == layer {
+        if let Some(found) = self.layers.borrow().get(layer as u64).of(layer) {
             return found;
         }
         let found = if waste_stack && buries_too_deep(groups, position, self) {
@@ -397,7 +431,7 @@ impl DeadEnds {
         } else {
             DeadEnd::Open
         };
-        self.layers.borrow_mut().put((layer, found));
+        self.layers.borrow_mut().put(Layer::new(layer, found));
         if trial {
             self.worked_out.set(worked_out + 1);
             self.found_lost
@@ -506,7 +540,7 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
     for (i, &c) in waste.iter().enumerate() {
         depth[c as usize] = i as u8;
     }
-    let coming = Coming::new(position);
+    let coming = Coming::new(groups, position);
     let piles = position.tableau_piles() as u32;
     // With `w` the top card: nothing above it, and U each suit's coming cards before its first in the waste.
     let mut first_deep = [0usize; 4];
@@ -565,9 +599,12 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
         // fourth, which holds wherever the others do, walks the stock and, at each count it gives, the reserve
         // piles again. Gated on the bound with the top card, they left Chameleon deals 13, 23 and 21 with nearly the
         // same nodes (5 % fewer or less), for walks at more waste cards.
-        if runs.exceed(&may, piles)
-            || (plain > piles || !shortcut)
-                && (groups.shared
+        if runs.exceed(&may, piles) {
+            return true;
+        }
+        if plain > piles || !shortcut {
+            let second = || {
+                groups.shared
                     && some_reserve_overflows(
                         position,
                         (&runs, held),
@@ -575,14 +612,20 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
                         (&coming, first_deep),
                         piles,
                     )
-                    || !stock.is_empty()
-                        && every_draw_overflows(
-                            position,
-                            Gifts::new((&runs, held), &may, (&coming, first_deep), stock, piles),
-                            groups.shared,
-                        ))
-        {
-            return true;
+            };
+            // The fourth condition with no card drawn holds wherever the second does: where it fails, neither
+            // is worked out further.
+            let lost = if stock.is_empty() {
+                second()
+            } else {
+                let mut draws =
+                    Gifts::new((&runs, held), &may, (&coming, first_deep), stock, piles);
+                next_draw_overflows(position, &mut draws, groups.shared) == Some(true)
+                    && (second() || every_draw_overflows(position, draws, groups.shared))
+            };
+            if lost {
+                return true;
+            }
         }
     }
     for &key in keys[..waste.len() - 1].iter().filter(|&&key| key != 0) {
@@ -611,16 +654,23 @@ fn some_reserve_overflows(
     })
 }
 
-/// Whether, whatever number of its top cards the stock has given (`draws`, its gifts counted as a reserve pile's
-/// are), the cards that must then be in the tableau need more runs than `piles`, alone or, where groups share
-/// (`shared`), whatever some reserve pile has given besides (the fourth condition).
+/// Whether, whatever number of its top cards the stock has given from here on (`draws`, its gifts counted as a
+/// reserve pile's are), the cards that must then be in the tableau need more runs than the piles, alone or, where
+/// groups share (`shared`), whatever some reserve pile has given besides (the fourth condition).
 fn every_draw_overflows(position: &Position, mut draws: Gifts, shared: bool) -> bool {
-    while let Some(exceeds) = draws.next() {
-        if !(exceeds || shared && draws.then_some_reserve_overflows(position)) {
+    while let Some(overflows) = next_draw_overflows(position, &mut draws, shared) {
+        if !overflows {
             return false;
         }
     }
     true
+}
+
+/// Whether the stock's gifts at its next number of draws (`draws`) leave cards that need more runs than the piles,
+/// as [`every_draw_overflows`] counts them; `None` once every number has been tried.
+fn next_draw_overflows(position: &Position, draws: &mut Gifts, shared: bool) -> Option<bool> {
+    let exceeds = draws.next()?;
+    Some(exceeds || shared && draws.then_some_reserve_overflows(position))
 }
 
 /// Whether, in `position`, some reserve pile gives cards the tableau cannot take (the rule's third condition in
@@ -632,7 +682,7 @@ fn overfills(groups: &Groups, position: &Position) -> bool {
         | mask(position.pile(Pile::Waste))
         | reserve_cards(position);
     let may = May::of(groups, may_cards);
-    let coming = Coming::new(position);
+    let coming = Coming::new(groups, position);
     let everything = [0, 1, 2, 3].map(|s| coming.of(s).len());
     let runs = Runs::new(groups, [0; GROUPS]);
     let piles = position.tableau_piles() as u32;
@@ -678,7 +728,7 @@ struct Gifts<'a> {
     runs: Runs<'a>,
     may: May,
     held: u64,
-    coming: &'a Coming,
+    coming: &'a Coming<'a>,
     in_up: [usize; 4],
     /// Where U now ends in each suit.
     up_to: [usize; 4],
@@ -698,7 +748,7 @@ impl<'a> Gifts<'a> {
     fn new(
         (runs, held): (&Runs<'a>, u64),
         may: &May,
-        (coming, in_up): (&'a Coming, [usize; 4]),
+        (coming, in_up): (&'a Coming<'a>, [usize; 4]),
         reserve: &'a [u8],
         piles: u32,
     ) -> Gifts<'a> {
@@ -937,35 +987,26 @@ fn mask(pile: &[u8]) -> u64 {
 }
 
 /// The cards each foundation still takes, in the order it takes them.
-struct Coming {
-    cards: [[u8; 13]; 4],
-    len: [usize; 4],
-    /// Where each card comes in its suit's order.
-    place: [u8; 64],
+struct Coming<'a> {
+    /// Each suit's cards in the order its foundation takes them, from the base rank (see [`Groups`]).
+    order: &'a [[u8; 13]; 4],
+    /// How many of them each foundation holds, and how many there are.
+    from: [usize; 4],
+    ranks: usize,
 }
 
-impl Coming {
-    fn new(position: &Position) -> Coming {
-        let mut coming = Coming {
-            cards: [[0; 13]; 4],
-            len: [0; 4],
-            place: [0; 64],
-        };
-        for s in 0..4 {
-            for i in position.foundation_len(s)..position.ranks() as usize {
-                if let Some(card) = position.foundation_card(s, i) {
-                    coming.cards[s][coming.len[s]] = card.index();
-                    coming.place[card.index() as usize] = coming.len[s] as u8;
-                    coming.len[s] += 1;
-                }
-            }
+impl<'a> Coming<'a> {
+    fn new(groups: &'a Groups, position: &Position) -> Coming<'a> {
+        Coming {
+            order: &groups.foundation_order,
+            from: [0, 1, 2, 3].map(|s| position.foundation_len(s)),
+            ranks: position.ranks() as usize,
         }
-        coming
     }
 
     /// The coming cards of suit index `s`, in order.
-    fn of(&self, s: usize) -> &[u8] {
-        &self.cards[s][..self.len[s]]
+    fn of(&self, s: usize) -> &'a [u8] {
+        &self.order[s][self.from[s].min(self.ranks)..self.ranks]
     }
 }
 
@@ -984,6 +1025,9 @@ struct Groups {
     /// Whether only reserve cards fill spaces while the reserve has some, so that a run's bottom card is then a
     /// pile's bottom card or a reserve card.
     bottoms_fixed: bool,
+    /// Each suit's cards in the order its foundation takes them, from the base rank: worked out once, where the
+    /// rule looks at the cards still to come at every position.
+    foundation_order: [[u8; 13]; 4],
 }
 
 impl Groups {
@@ -1035,7 +1079,14 @@ impl Groups {
                 lanes.push((walk(start, &mut seen), true));
             }
         }
+        let mut foundation_order = [[0; 13]; 4];
+        for (s, order) in foundation_order.iter_mut().enumerate() {
+            for (i, slot) in order.iter_mut().take(position.ranks() as usize).enumerate() {
+                *slot = position.foundation_card(s, i)?.index();
+            }
+        }
         Some(Groups {
+            foundation_order,
             group,
             shared: members.iter().any(|m| m.count_ones() > 1),
             bottoms_fixed,
