@@ -595,10 +595,11 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
             runs.set_top((!goes_up).then_some(groups.group[card as usize]));
         }
         // The second and fourth conditions cost walks of the piles, and are worked out only where the cards need
-        // more runs than the piles with nothing added and no card taken to top a pile, and in that order: the
-        // fourth, which holds wherever the others do, walks the stock and, at each count it gives, the reserve
-        // piles again. Gated on the bound with the top card, they left Chameleon deals 13, 23 and 21 with nearly the
-        // same nodes (5 % fewer or less), for walks at more waste cards.
+        // more runs than the piles with nothing added and no card taken to top a pile: the fourth, which holds
+        // wherever the others do, walks the stock and, at each count it gives, the reserve piles again, so after
+        // the second but for its first count (see the module documentation). Gated on the bound with the top
+        // card, they left Chameleon deals 13, 23 and 21 with nearly the same nodes (5 % fewer or less), for walks
+        // at more waste cards.
         if runs.exceed(&may, piles) {
             return true;
         }
