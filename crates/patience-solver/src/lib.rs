@@ -30,6 +30,7 @@
 pub mod analysis;
 mod beam;
 mod cache;
+mod chunks;
 mod classes;
 pub mod dead_end;
 mod endgame;
