@@ -5,7 +5,6 @@ use std::sync::OnceLock;
 use patience_core::{Move, Pile, Position, RuleSet};
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
-use crate::chunks::Chunks;
 use crate::relax::Relaxation;
 use crate::table::MOST_DRAW;
 
@@ -22,7 +21,6 @@ const RESERVE: u64 = 2 << 56;
 const CHOICE: u64 = 3 << 56;
 const CUT: u64 = 5 << 56;
 const TABLEAU: u64 = 4 << 56;
-const CHUNK: u64 = 6 << 56;
 
 /// How a rule set lets keys be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,12 +192,6 @@ impl KeyShape {
         // The tableau piles' hashes need no sorting: a sum does not depend on the order of its terms, and it
         // tells apart two alike piles from two others (as a bitwise sum would not), which piles of classes may be.
         // Piles of their own are hashed with their index.
-        if self
-            .relaxation
-            .is_some_and(|relaxation| relaxation.is_chunked())
-        {
-            return key.wrapping_add(Chunks::of(position).term(TABLEAU, CHUNK));
-        }
         let relaxed = self
             .relaxation
             .as_ref()
@@ -238,12 +230,7 @@ impl KeyShape {
         };
         let (source, target) = (position.pile(mv.from), position.pile(mv.to));
         let left = source.len().checked_sub(usize::from(mv.count))?;
-        // The chunks of every pile follow from every pile's top card.
-        if left == 0 && self.forced_fills
-            || self
-                .relaxation
-                .is_some_and(|relaxation| relaxation.is_chunked())
-        {
+        if left == 0 && self.forced_fills {
             return None;
         }
         let relaxed = self

@@ -30,7 +30,6 @@
 pub mod analysis;
 mod beam;
 mod cache;
-mod chunks;
 mod classes;
 pub mod dead_end;
 mod endgame;

@@ -77,7 +77,7 @@
 //! deals are won. The wins of either game prove nothing: a relaxed win whose line has none of the relaxed game's
 //! own moves is a real win, but one that has is not.
 
-use patience_core::rules::{Build, Moves, Source};
+use patience_core::rules::{Moves, Source};
 use patience_core::{Card, Move, Pile, Position, RuleSet, Suit};
 
 use crate::classes::Classes;
@@ -96,9 +96,6 @@ pub(crate) struct Relaxation {
     /// Whether the tableau may be laid out afresh at any time (see [`crate::layouts`]), its piles keyed by their
     /// bottom cards' classes alone.
     laid_out_afresh: bool,
-    /// Whether the game is the real one with the tableau's chunks laid out afresh at will (see
-    /// [`crate::chunks`]): every card its own class.
-    chunked: bool,
 }
 
 /// What a card next on its foundation is, in a relaxed game.
@@ -133,41 +130,7 @@ impl Relaxation {
                 next: NextCard::AnyOfItsClass,
                 piles_by_bottom: builders_of_one_class,
                 laid_out_afresh: false,
-                chunked: false,
             })
-    }
-
-    /// The game of chunks laid out afresh (see [`crate::chunks`]) from `root`, where the rules give it: any run
-    /// moving, every pile a run, no pile of a capacity of its own, no choice pending.
-    pub(crate) fn chunked(rules: &RuleSet, root: &Position) -> Option<Relaxation> {
-        let fits = rules.tableau.moves == Moves::AnyRun
-            && rules.tableau.build == Build::AnySuit
-            && rules.tableau.capacity.is_empty()
-            && !root.choice_pending()
-            && root.base_rank().is_some()
-            && root.tableau_piles() <= crate::layouts::MOST_PILES
-            && (0..root.tableau_piles() as u8).all(|t| {
-                root.pile(Pile::Tableau(t)).windows(2).all(|pair| {
-                    Card::from_index(pair[0])
-                        .is_some_and(|under| root.cards_built_on(rules, under) >> pair[1] & 1 == 1)
-                })
-            });
-        let mut class = [u8::MAX; 64];
-        for (card, class) in class.iter_mut().enumerate() {
-            *class = card as u8;
-        }
-        fits.then_some(Relaxation {
-            class,
-            next: NextCard::PlacedWhenNext,
-            piles_by_bottom: false,
-            laid_out_afresh: false,
-            chunked: true,
-        })
-    }
-
-    /// Whether it is the game of chunks laid out afresh.
-    pub(crate) fn is_chunked(&self) -> bool {
-        self.chunked
     }
 
     /// The relaxed game with the same classes in which a card next on its foundation is `next`.
