@@ -943,7 +943,9 @@ impl<'a> Runs<'a> {
     fn exceed(&self, may: &May, piles: u32) -> bool {
         self.bound > piles
             && (self.bound > piles + may.total
-                || self.groups.fewest_runs(&self.must, &may.by_group, self.top) > piles)
+                || self
+                    .groups
+                    .need_more_runs(&self.must, &may.by_group, self.top, piles))
     }
 
     /// The cards of group `g` that find no card of the group above to lie on.
@@ -1124,20 +1126,35 @@ impl Groups {
             .sum()
     }
 
-    /// The least lower bound on the runs that the `must` cards and any of the `may` cards (counted by group) can
-    /// be laid out in.
-    fn fewest_runs(&self, must: &[u8; GROUPS], may: &[u8; GROUPS], top: Option<u8>) -> u32 {
-        self.lanes
-            .iter()
-            .map(|(lane, cycle)| lane_cost(lane, *cycle, must, may, top))
-            .sum()
+    /// Whether the least lower bound on the runs that the `must` cards and any of the `may` cards (counted by
+    /// group) can be laid out in is more than `piles`. Each lane is counted only as far as the runs the lanes
+    /// before it left, so that its walks stop once past them.
+    fn need_more_runs(
+        &self,
+        must: &[u8; GROUPS],
+        may: &[u8; GROUPS],
+        top: Option<u8>,
+        piles: u32,
+    ) -> bool {
+        let mut left = piles;
+        for (lane, cycle) in &self.lanes {
+            let cost = lane_cost(lane, *cycle, must, may, top, left);
+            if cost > left {
+                return true;
+            }
+            left -= cost;
+        }
+        false
     }
 }
 
 /// The least sum, along `lane`, of `max(0, n - m)`: `n` a group's `must` count plus the `may` cards it takes,
 /// `m` the same for the group above it, less one where that group is `top` (one of its cards tops a run). A
 /// chain's first group is built on nothing. On a cycle the first group is built on the last; the cycle is entered
-/// at a group with the fewest `may` cards, and each number of them it may take is tried.
+/// at a group with the fewest `may` cards, and each number of them it may take is tried. Counted up to `most`: a
+/// sum above it is given as `most + 1`, and a walk stops once its sum is past it or past the least sum found
+/// (sums only grow along a walk). The dead-end rule asks only whether the runs exceed the piles: so capped,
+/// Chameleon deal 19's first 400,000 nodes took 2 % fewer instructions.
 ///
 /// Along a chain, the least sum is that of the lazy walk (see [`lazy_walk`]): each group takes the count nearest
 /// the one above it that lies within its own bounds. By induction along the chain, the least sum over its first
@@ -1155,50 +1172,59 @@ fn lane_cost(
     must: &[u8; GROUPS],
     may: &[u8; GROUPS],
     top: Option<u8>,
+    most: u32,
 ) -> u32 {
+    let over = most.saturating_add(1);
     if !cycle {
-        return lazy_walk(0, lane, must, may, top).0;
+        return lazy_walk(0, lane, must, may, top, over).0.min(over);
     }
     let enter = (0..lane.len())
         .min_by_key(|&i| may[lane[i] as usize])
         .unwrap_or(0);
     let first = lane[enter] as usize;
-    (must[first]..=must[first] + may[first])
-        .map(|start| {
-            let start = u32::from(start);
-            let after = lazy_walk(
-                start.saturating_sub(u32::from(top == Some(first as u8))),
-                &lane[enter + 1..],
-                must,
-                may,
-                top,
-            );
-            let (sum, last) = lazy_walk(after.1, &lane[..enter], must, may, top);
-            after.0 + sum + start.saturating_sub(last)
-        })
-        .min()
-        .unwrap_or(0)
+    let mut least = over;
+    for start in must[first]..=must[first] + may[first] {
+        let start = u32::from(start);
+        let after = lazy_walk(
+            start.saturating_sub(u32::from(top == Some(first as u8))),
+            &lane[enter + 1..],
+            must,
+            may,
+            top,
+            least,
+        );
+        if after.0 >= least {
+            continue;
+        }
+        let (sum, last) = lazy_walk(after.1, &lane[..enter], must, may, top, least - after.0);
+        least = least.min(after.0 + sum + start.saturating_sub(last));
+    }
+    least
 }
 
 /// The lazy walk along `groups` from the count `from`: each group takes the count nearest the one before that lies
 /// between its `must` count and that with all its `may` cards. Its sum of how far each count lies above the one
 /// before, and its last count. A group `top` holds one card that tops a pile, which holds no card: the group
-/// after it sees a count one lower.
+/// after it sees a count one lower. The walk stops where its sum reaches `stop`, its count then meaningless.
 fn lazy_walk(
     from: u32,
     groups: &[u8],
     must: &[u8; GROUPS],
     may: &[u8; GROUPS],
     top: Option<u8>,
+    stop: u32,
 ) -> (u32, u32) {
-    groups.iter().fold((0, from), |(sum, count), &g| {
+    let (mut sum, mut count) = (0, from);
+    for &g in groups {
         let lowest = u32::from(must[g as usize]);
         let next = count.clamp(lowest, lowest + u32::from(may[g as usize]));
-        (
-            sum + next.saturating_sub(count),
-            next.saturating_sub(u32::from(top == Some(g))),
-        )
-    })
+        sum += next.saturating_sub(count);
+        if sum >= stop {
+            break;
+        }
+        count = next.saturating_sub(u32::from(top == Some(g)));
+    }
+    (sum, count)
 }
 
 #[cfg(test)]
@@ -1319,18 +1345,45 @@ mod tests {
                     // Half the time, a card of some group among the cards that must be there tops a pile.
                     let g = usize::from(next(GROUPS as u8));
                     let top = (must[g] > 0 && next(2) == 0).then_some(g as u8);
-                    let fewest = groups.fewest_runs(&must, &may, top);
+                    let fewest = |may: &[u8; GROUPS], most: u32| -> u32 {
+                        groups
+                            .lanes
+                            .iter()
+                            .map(|(lane, cycle)| lane_cost(lane, *cycle, &must, may, top, most))
+                            .sum()
+                    };
                     let programme: u32 = groups
                         .lanes
                         .iter()
                         .map(|(lane, cycle)| lane_cost_by_programme(lane, *cycle, &must, &may, top))
                         .sum();
-                    assert_eq!(fewest, programme, "{id} {must:?} {may:?} {top:?}");
+                    assert_eq!(
+                        fewest(&may, u32::MAX),
+                        programme,
+                        "{id} {must:?} {may:?} {top:?}"
+                    );
+                    // Capped, each lane counts up to the cap, and the lanes exceed the piles where they do.
+                    for most in 0..6 {
+                        let capped: u32 = groups
+                            .lanes
+                            .iter()
+                            .map(|(lane, cycle)| {
+                                let exact = lane_cost_by_programme(lane, *cycle, &must, &may, top);
+                                assert_eq!(
+                                    lane_cost(lane, *cycle, &must, &may, top, most),
+                                    exact.min(most + 1),
+                                    "{id} {must:?} {may:?} {top:?} {most}"
+                                );
+                                exact
+                            })
+                            .sum();
+                        assert_eq!(groups.need_more_runs(&must, &may, top, most), capped > most);
+                    }
                     // With nothing to add, the count is the bound the runs keep up to date.
                     let mut runs = Runs::new(&groups, must);
                     runs.set_top(top);
-                    assert_eq!(runs.bound, groups.fewest_runs(&must, &[0; GROUPS], top));
-                    counted[usize::from(fewest > 3)] += 1;
+                    assert_eq!(runs.bound, fewest(&[0; GROUPS], u32::MAX));
+                    counted[usize::from(programme > 3)] += 1;
                 }
             }
         }
