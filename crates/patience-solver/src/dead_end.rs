@@ -1137,8 +1137,11 @@ impl Groups {
         piles: u32,
     ) -> bool {
         let mut left = piles;
-        for (lane, cycle) in &self.lanes {
-            let cost = lane_cost(lane, *cycle, must, may, top, left);
+        let last = self.lanes.len().saturating_sub(1);
+        for (i, (lane, cycle)) in self.lanes.iter().enumerate() {
+            // The last lane need only fit in what is left: the first sum found within it settles the count.
+            let enough = if i == last { left } else { 0 };
+            let cost = lane_cost(lane, *cycle, must, may, top, (enough, left));
             if cost > left {
                 return true;
             }
@@ -1154,7 +1157,8 @@ impl Groups {
 /// at a group with the fewest `may` cards, and each number of them it may take is tried. Counted up to `most`: a
 /// sum above it is given as `most + 1`, and a walk stops once its sum is past it or past the least sum found
 /// (sums only grow along a walk). The dead-end rule asks only whether the runs exceed the piles: so capped,
-/// Chameleon deal 19's first 400,000 nodes took 2 % fewer instructions.
+/// Chameleon deal 19's first 400,000 nodes took 2 % fewer instructions. A sum within `enough` is given as soon as
+/// it is found, least or not: the last lane need only fit in the runs the others left.
 ///
 /// Along a chain, the least sum is that of the lazy walk (see [`lazy_walk`]): each group takes the count nearest
 /// the one above it that lies within its own bounds. By induction along the chain, the least sum over its first
@@ -1172,7 +1176,7 @@ fn lane_cost(
     must: &[u8; GROUPS],
     may: &[u8; GROUPS],
     top: Option<u8>,
-    most: u32,
+    (enough, most): (u32, u32),
 ) -> u32 {
     let over = most.saturating_add(1);
     if !cycle {
@@ -1198,6 +1202,9 @@ fn lane_cost(
         }
         let (sum, last) = lazy_walk(after.1, &lane[..enter], must, may, top, least - after.0);
         least = least.min(after.0 + sum + start.saturating_sub(last));
+        if least <= enough {
+            break;
+        }
     }
     least
 }
@@ -1349,7 +1356,9 @@ mod tests {
                         groups
                             .lanes
                             .iter()
-                            .map(|(lane, cycle)| lane_cost(lane, *cycle, &must, may, top, most))
+                            .map(|(lane, cycle)| {
+                                lane_cost(lane, *cycle, &must, may, top, (0, most))
+                            })
                             .sum()
                     };
                     let programme: u32 = groups
@@ -1367,8 +1376,14 @@ mod tests {
                         for (lane, cycle) in &groups.lanes {
                             let exact = lane_cost_by_programme(lane, *cycle, &must, &may, top);
                             assert_eq!(
-                                lane_cost(lane, *cycle, &must, &may, top, most),
+                                lane_cost(lane, *cycle, &must, &may, top, (0, most)),
                                 exact.min(most + 1),
+                                "{id} {must:?} {may:?} {top:?} {most}"
+                            );
+                            // Settled by the first sum within the cap, it fits where the least does.
+                            assert_eq!(
+                                lane_cost(lane, *cycle, &must, &may, top, (most, most)) <= most,
+                                exact <= most,
                                 "{id} {must:?} {may:?} {top:?} {most}"
                             );
                         }
