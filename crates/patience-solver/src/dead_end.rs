@@ -176,8 +176,15 @@ use xxhash_rust::xxh3::{xxh3_128, xxh3_64, xxh3_64_with_seed};
 use crate::cache::{Cache, Entry};
 use crate::classes::Classes;
 
-/// The most groups: one per card.
-const GROUPS: usize = 52;
+/// The most groups of cards: one per card.
+const CARD_GROUPS: usize = 52;
+
+/// The groups counted: the groups of cards, and one more that holds no card, [`NO_GROUP`].
+const GROUPS: usize = CARD_GROUPS + 1;
+
+/// The group above a group built on nothing, and below one that nothing is built on: it holds no card, so its
+/// terms in the bound of runs are nil, and the counts need no branch for it.
+const NO_GROUP: u8 = CARD_GROUPS as u8;
 
 /// What the rule finds of a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -816,10 +823,10 @@ impl<'a> Gifts<'a> {
         groups.lanes.iter().flat_map(|(lane, _)| lane).any(|&g| {
             let g = usize::from(g);
             let loose = self.runs.must[g].saturating_sub(starts[g]);
+            let a = groups.above[g];
             loose > 0
-                && groups.above[g].map_or(0, |a| {
-                    u32::from(self.runs.offers(a)) + u32::from(self.may.by_group[a as usize])
-                }) < u32::from(loose)
+                && u32::from(self.runs.offers(a)) + u32::from(self.may.by_group[a as usize])
+                    < u32::from(loose)
         })
     }
 
@@ -917,8 +924,9 @@ impl<'a> Runs<'a> {
     /// Takes one card of group `top` (one of the cards counted) as topping a pile, or none, mending the bound's
     /// terms of the groups built on the group before and the group now.
     fn set_top(&mut self, top: Option<u8>) {
-        let built_on = |t: Option<u8>| t.and_then(|t| self.groups.below[t as usize]);
-        let terms = |runs: &Runs, t: Option<u8>| built_on(t).map_or(0, |b| runs.term(b as usize));
+        let terms = |runs: &Runs, t: Option<u8>| {
+            t.map_or(0, |t| runs.term(usize::from(runs.groups.below[t as usize])))
+        };
         let (old, same) = (self.top, self.top == top);
         let before = terms(self, old) + if same { 0 } else { terms(self, top) };
         self.top = top;
@@ -930,10 +938,10 @@ impl<'a> Runs<'a> {
     /// that of the group built on it.
     fn add(&mut self, card: u8, by: i8) {
         let g = self.groups.group[card as usize] as usize;
-        let below = self.groups.below[g];
-        let before = self.term(g) + below.map_or(0, |b| self.term(b as usize));
+        let below = usize::from(self.groups.below[g]);
+        let before = self.term(g) + self.term(below);
         self.must[g] = self.must[g].wrapping_add_signed(by);
-        let after = self.term(g) + below.map_or(0, |b| self.term(b as usize));
+        let after = self.term(g) + self.term(below);
         self.bound = self.bound + after - before;
     }
 
@@ -950,7 +958,7 @@ impl<'a> Runs<'a> {
 
     /// The cards of group `g` that find no card of the group above to lie on.
     fn term(&self, g: usize) -> u32 {
-        let over = self.groups.above[g].map_or(0, |a| self.offers(a));
+        let over = self.offers(self.groups.above[g]);
         u32::from(self.must[g].saturating_sub(over))
     }
 
@@ -1019,10 +1027,10 @@ struct Groups {
     group: [u8; 64],
     /// Each chain from the group built on nothing down, and each cycle, with whether it is a cycle.
     lanes: Vec<(Vec<u8>, bool)>,
-    /// The group each group's cards are built on, if any.
-    above: [Option<u8>; GROUPS],
-    /// The group built on each group, if any.
-    below: [Option<u8>; GROUPS],
+    /// The group each group's cards are built on, or [`NO_GROUP`].
+    above: [u8; GROUPS],
+    /// The group built on each group, or [`NO_GROUP`].
+    below: [u8; GROUPS],
     /// Whether some group holds more than one card.
     shared: bool,
     /// Whether only reserve cards fill spaces while the reserve has some, so that a run's bottom card is then a
@@ -1047,9 +1055,9 @@ impl Groups {
         } = Classes::new(rules, position);
         let used = members.map(|m| m != 0);
         // Every card of a group must take every card of the group built on it, and nothing else.
-        let mut above = [None; GROUPS];
-        let mut below = [None; GROUPS];
-        for g in (0..GROUPS).filter(|&g| used[g]) {
+        let mut above = [NO_GROUP; GROUPS];
+        let mut below = [NO_GROUP; GROUPS];
+        for g in (0..CARD_GROUPS).filter(|&g| used[g]) {
             let on_it = builders[g];
             if on_it == 0 {
                 continue;
@@ -1058,8 +1066,8 @@ impl Groups {
             if members[b] != on_it || bases[b] != members[g] {
                 return None;
             }
-            above[b] = Some(g);
-            below[g] = Some(b);
+            above[b] = g as u8;
+            below[g] = b as u8;
         }
         let mut seen = [false; GROUPS];
         let mut lanes = Vec::new();
@@ -1067,17 +1075,18 @@ impl Groups {
             let mut lane = vec![start as u8];
             seen[start] = true;
             let mut g = start;
-            while let Some(next) = below[g].filter(|&n| n != start) {
+            while below[g] != NO_GROUP && usize::from(below[g]) != start {
+                let next = usize::from(below[g]);
                 lane.push(next as u8);
                 seen[next] = true;
                 g = next;
             }
             lane
         };
-        for start in (0..GROUPS).filter(|&g| used[g] && above[g].is_none()) {
+        for start in (0..CARD_GROUPS).filter(|&g| used[g] && above[g] == NO_GROUP) {
             lanes.push((walk(start, &mut seen), false));
         }
-        for start in 0..GROUPS {
+        for start in 0..CARD_GROUPS {
             if used[start] && !seen[start] {
                 lanes.push((walk(start, &mut seen), true));
             }
@@ -1094,8 +1103,8 @@ impl Groups {
             shared: members.iter().any(|m| m.count_ones() > 1),
             bottoms_fixed,
             lanes,
-            above: above.map(|a| a.map(|g| g as u8)),
-            below: below.map(|b| b.map(|g| g as u8)),
+            above,
+            below,
         })
     }
 
