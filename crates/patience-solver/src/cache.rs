@@ -1,5 +1,7 @@
 //! A direct-mapped cache that starts small and grows as it fills, for what a search works out again and again.
 
+use crate::table::prefetch;
+
 /// What a cache holds: an entry filed under a hash.
 pub(crate) trait Entry: Copy + Default {
     /// The hash the entry is filed under; 0 in an empty entry.
@@ -34,6 +36,11 @@ impl<T: Entry> Cache<T> {
     /// The entry `hash` maps to: the one filed under it, another, or an empty one.
     pub(crate) fn get(&self, hash: u64) -> T {
         self.entries[hash as usize % self.entries.len()]
+    }
+
+    /// Brings the entry `hash` maps to into the processor's cache, for a [`Cache::get`] soon after.
+    pub(crate) fn prefetch(&self, hash: u64) {
+        prefetch(&self.entries[hash as usize % self.entries.len()]);
     }
 
     /// Files `entry` under its hash, in place of the entry there.

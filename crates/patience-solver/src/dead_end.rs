@@ -569,8 +569,16 @@ fn buries_too_deep(groups: &Groups, position: &Position, parts: &DeadEnds) -> bo
     let mut open_below = parts.open_below.borrow_mut();
     // The keys of the waste cards worked out here, 0 for those below the ones found open before.
     let mut keys = [0u64; 52];
+    // Each key's entry is fetched while the card above it is worked out: a lookup that waits for memory took a
+    // tenth of Chameleon deal 19's time (perf).
+    let key_at = |w: usize| xxh3_64_with_seed(&waste[..w + 2], seed).max(1);
+    let mut next_key = key_at(waste.len() - 2);
     for w in (0..waste.len() - 1).rev() {
-        let key = xxh3_64_with_seed(&waste[..w + 2], seed).max(1);
+        let key = next_key;
+        if w > 0 {
+            next_key = key_at(w - 1);
+            open_below.prefetch(next_key);
+        }
         if open_below.get(key) == key {
             break;
         }

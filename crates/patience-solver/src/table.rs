@@ -505,7 +505,7 @@ impl<S: Slot> Shard<S> {
 /// A hint to bring `slot` into the cache; it changes nothing a program can observe.
 #[inline]
 #[allow(unsafe_code)]
-fn prefetch<S>(slot: &S) {
+pub(crate) fn prefetch<S>(slot: &S) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch never faults and reads nothing into the program; SSE, which it needs, is part of every
     // x86-64 processor.
