@@ -548,6 +548,13 @@ impl Endgame {
                 Moves::WholePile => (len, len),
                 Moves::TopOrWhole | Moves::AnyRun => (1, len),
             };
+            // Where only the steps that leave a space or fill one are wanted, and no tableau card fills one, only
+            // a whole pile moves: the shorter runs need not be gone through.
+            let least = if spaces_only && !self.tableau_to_space {
+                most
+            } else {
+                least
+            };
             for run in least..=most {
                 if self.moves == Moves::TopOrWhole && run != 1 && run != len {
                     continue;
