@@ -35,12 +35,17 @@ impl<T: Entry> Cache<T> {
 
     /// The entry `hash` maps to: the one filed under it, another, or an empty one.
     pub(crate) fn get(&self, hash: u64) -> T {
-        self.entries[hash as usize % self.entries.len()]
+        self.entries[self.slot(hash)]
     }
 
     /// Brings the entry `hash` maps to into the processor's cache, for a [`Cache::get`] soon after.
     pub(crate) fn prefetch(&self, hash: u64) {
-        prefetch(&self.entries[hash as usize % self.entries.len()]);
+        prefetch(&self.entries[self.slot(hash)]);
+    }
+
+    /// Where `hash` maps to.
+    fn slot(&self, hash: u64) -> usize {
+        hash as usize % self.entries.len()
     }
 
     /// Files `entry` under its hash, in place of the entry there.
@@ -54,7 +59,7 @@ impl<T: Entry> Cache<T> {
             }
             self.entries = grown;
         }
-        let slot = entry.hash() as usize % self.entries.len();
+        let slot = self.slot(entry.hash());
         self.entries[slot] = entry;
     }
 }

@@ -1171,15 +1171,15 @@ impl Groups {
 /// The least sum, along `lane`, of `max(0, n - m)`: `n` a group's `must` count plus the `may` cards it takes,
 /// `m` the same for the group above it, less one where that group is `top` (one of its cards tops a run). A
 /// chain's first group is built on nothing. On a cycle the first group is built on the last; each number of `may`
-/// cards the first group may take is tried, the most first, each in one walk round the cycle from it. Counted up to
-/// `most`: a
-/// sum above it is given as `most + 1`, and a walk stops once its sum is past it or past the least sum found
-/// (sums only grow along a walk). The dead-end rule asks only whether the runs exceed the piles: so capped,
-/// Chameleon deal 19's first 400,000 nodes took 2 % fewer instructions. A sum within `enough` is given as soon as
-/// it is found, least or not: the last lane need only fit in the runs the others left. So one count mostly
-/// settles a cycle, and which is tried first counts more than how many there are: entered, as until session 56,
-/// at a group with the fewest `may` cards and from the fewest up (fewer counts to try, but two walks, one either
-/// side of it), the first 400,000 nodes of Chameleon deals 19, 13 and 23 took 6.2, 4.9 and 2.1 % more instructions.
+/// cards the first group may take is tried, the most first, each in one walk round the cycle from it. Counted up
+/// to `most`: a sum above it is given as `most + 1`, and a walk stops once its sum is past it or past the least
+/// sum found (sums only grow along a walk). The dead-end rule asks only whether the runs exceed the piles: so
+/// capped, Chameleon deal 19's first 400,000 nodes took 2 % fewer instructions. A sum within `enough` is given as
+/// soon as it is found, least or not: the last lane need only fit in the runs the others left. So one count
+/// mostly settles a cycle, and which is tried first counts more than how many there are: entered, as until
+/// session 56, at a group with the fewest `may` cards and from the fewest up (fewer counts to try, but two walks,
+/// one either side of it), the first 400,000 nodes of Chameleon deals 19, 13 and 23 took 6.2, 4.9 and 2.1 % more
+/// instructions.
 ///
 /// Along a chain, the least sum is that of the lazy walk (see [`lazy_walk`]): each group takes the count nearest
 /// the one above it that lies within its own bounds. By induction along the chain, the least sum over its first
