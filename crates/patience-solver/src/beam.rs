@@ -20,6 +20,7 @@ use std::collections::BinaryHeap;
 
 use patience_core::{Move, Pile, Position, RuleSet};
 
+use crate::dead_end::DeadEnds;
 use crate::key::KeyShape;
 use crate::prune::Pruning;
 use crate::relax::tableau_moves_undo;
@@ -103,6 +104,8 @@ pub(crate) struct Beam<'a> {
     peak_bytes: usize,
     /// Whether no wider beam fits in the memory the beams may take.
     done: bool,
+    /// The dead-end rule, where `pruning` has it: no position it buries is kept (see [`Beam::descend`]).
+    dead_ends: Option<DeadEnds>,
     /// The weights of the current beam's score, by their index in [`WEIGHTS`].
     weights: usize,
 }
@@ -152,6 +155,14 @@ impl<'a> Beam<'a> {
             nodes: 0,
             peak_bytes: 0,
             done: false,
+            // Kept whatever its trial: the search drops the rule where few of the layers it works out are lost,
+            // which on Four Seasons is every search, but a beam heads for the positions that look best, buried
+            // or not.
+            dead_ends: pruning
+                .dead_ends
+                .then(|| DeadEnds::for_root(rules, root))
+                .flatten()
+                .map(DeadEnds::kept_whatever_the_trial),
             // The last weights, so that the first beam is `FIRST_WIDTH` wide with the first.
             weights: WEIGHTS.len() - 1,
         };
@@ -265,7 +276,12 @@ impl<'a> Beam<'a> {
     }
 
     /// Goes one depth down, keeping the best children met, or to a wider beam when none is left or the beam is too
-    /// deep or too big.
+    /// deep or too big. A child the dead-end rule buries is lost, and kept it would take the place of one that may
+    /// win: it is left out, the rule worked out here for the children kept alone rather than for every child that
+    /// gets among the best for a while. Four Seasons deals 1..2000 at 2 million nodes a deal, one thread: 1,929
+    /// won and 70 unknown against 1,920 and 79 without the rule (11 gained, 2 lost), the deals won by both in 8 %
+    /// fewer nodes; worked out for every child that gets among the best, the same but one deal, at a tenth more
+    /// time a node. Chameleon deals 1..300 at 500,000 nodes: 66 won against 64, the same 153 lost.
     fn descend(&mut self) {
         self.level.clear();
         self.next = 0;
@@ -284,6 +300,11 @@ impl<'a> Beam<'a> {
                 }
             }
             let (position, link) = self.children[ranked.slot as usize];
+            if let Some(rule) = &self.dead_ends {
+                if rule.lost(self.rules, &position) {
+                    continue;
+                }
+            }
             self.links.push(link);
             self.level.push((position, (self.links.len() - 1) as u32));
         }
@@ -472,6 +493,42 @@ mod tests {
             position.play(&rules, mv).expect("a legal move");
         }
         assert!(position.is_won());
+    }
+
+    /// No position a beam keeps is buried by the dead-end rule, where the search has the rule; without it, the
+    /// beams of Four Seasons deal 1 keep some.
+    #[test]
+    fn the_beams_keep_no_position_the_dead_end_rule_buries() {
+        let rules: &'static RuleSet = Box::leak(Box::new(
+            builtin::rules("four-seasons").expect("a built-in game"),
+        ));
+        let deal = Position::deal(rules, 1).expect("a deal");
+        let rule = DeadEnds::for_root(rules, &deal)
+            .expect("the rule applies")
+            .kept_whatever_the_trial();
+        let buried_kept = |pruning: Pruning| {
+            let mut beam = Beam::new(rules, &deal, KeyShape::new(rules), pruning, 64 << 20);
+            let mut buried = 0;
+            for _ in 0..300 {
+                if beam.advance(1000).is_some() {
+                    break;
+                }
+                buried += beam
+                    .level
+                    .iter()
+                    .filter(|(position, _)| rule.lost(rules, position))
+                    .count();
+            }
+            buried
+        };
+        let pruning = Pruning::for_rules(rules);
+        assert!(pruning.dead_ends);
+        assert_eq!(buried_kept(pruning), 0);
+        let without = buried_kept(Pruning {
+            dead_ends: false,
+            ..pruning
+        });
+        assert!(without > 0, "{without}");
     }
 
     /// A lost deal: the beams find no line, one for each set of weights at each width, each width twice the

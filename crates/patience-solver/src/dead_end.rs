@@ -364,7 +364,9 @@ impl DeadEnds {
     /// state stands for every layout of its tableau, so that most lookups are of layers not met before, where the
     /// rule still pays. Chameleon deal 19's laxer relaxed pass worked out 3,203 layers of its first 4,096 lookups
     /// and found 842 lost, and was lost in 18.4 s with the trial, against 10.3 s without (before the layouts
-    /// were gone through only for the steps wanted).
+    /// were gone through only for the steps wanted). And in the beams (see [`crate::beam`]), which head for the
+    /// positions that look best, buried or not: Four Seasons deal 728's beams, won at 5.6 million nodes without
+    /// the rule, drop it by the trial and win there too, and keep it and win at 431,000.
     pub(crate) fn kept_whatever_the_trial(self) -> DeadEnds {
         DeadEnds {
             on_trial: false,
