@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use patience_core::{Move, Pile, Position, RuleSet};
 
 use crate::beam::{
-    share_before_the_full_search, Beam, BEAM_MEMORY_SHARE, BEAM_SHARE_AFTER_RELAXED_PASSES,
-    BEAM_SHARE_AFTER_RELAXED_WIN, BEAM_SHARE_BESIDE_FULL_SEARCH,
+    alone_before_the_full_search_from, share_before_the_full_search, Beam, BEAM_MEMORY_SHARE,
+    BEAM_SHARE_AFTER_RELAXED_PASSES, BEAM_SHARE_AFTER_RELAXED_WIN, BEAM_SHARE_BESIDE_FULL_SEARCH,
 };
 use crate::dead_end::{DeadEnd, DeadEnds};
 use crate::endgame::Endgame;
@@ -220,6 +220,7 @@ fn run<'a>(
     };
     if let Some(beam) = &mut beam {
         beam.share = share_before_the_full_search(rules);
+        beam.alone_from = alone_before_the_full_search_from(rules);
         // The relaxed passes first: measured the other way round, deals 1..200 of any-run Canfield at 6 s a deal
         // gave 133 won, 58 lost, 9 unknown and 0.369 s a deal, against 133, 62, 5 and 0.279 s. The laxer relaxed
         // game comes first, since it proves its losses sooner; the other gets the deals it wins.
@@ -349,6 +350,9 @@ fn run<'a>(
     // no limit, the full search may run for minutes, and the beams go on beside it, one node in 33. Where the
     // laxer relaxed game was won, the deal is likelier won, and they take half the nodes until they are done.
     let beside = last_round || laxer_won;
+    if let Some(beam) = &mut beam {
+        beam.alone_from = u64::MAX;
+    }
     if let Some(beam) = beam.as_mut().filter(|_| beside) {
         beam.share = if laxer_won {
             BEAM_SHARE_AFTER_RELAXED_WIN
@@ -938,7 +942,8 @@ impl<'a> Search<'a> {
                 let endgame_nodes = std::mem::take(&mut endgame_nodes);
                 if let Some(beam) = beam.as_deref_mut() {
                     let before = beam.nodes();
-                    let won = beam.advance((CHECK_EVERY + endgame_nodes) / beam.share);
+                    let won =
+                        beam.advance(beam.nodes_beside(CHECK_EVERY + endgame_nodes, self.nodes));
                     self.nodes += beam.nodes() - before;
                     if let Some(line) = won {
                         return Outcome::Verdict(Verdict::Won(line));
