@@ -336,10 +336,12 @@ impl<'a> Beam<'a> {
                 }
             }
             let (position, link) = self.children[ranked.slot as usize];
-            if let Some(rule) = &self.dead_ends {
-                if rule.lost(self.rules, &position) {
-                    continue;
-                }
+            if self
+                .dead_ends
+                .as_ref()
+                .is_some_and(|rule| rule.lost(self.rules, &position))
+            {
+                continue;
             }
             self.links.push(link);
             self.level.push((position, (self.links.len() - 1) as u32));
