@@ -281,6 +281,7 @@ impl<'a> Beam<'a> {
                 // positions for the lost ones it would keep out to matter, and worked out for every child it cost
                 // the proof of Canfield deal 399, lost, 5 % of its time (9.9 s against 9.4 s), for the 2 % of the
                 // nodes the beams took beside its streamlined pass.
+
                 // A run moved between piles changes their two terms of the key alone.
                 let key = (step.draws == 0 && step.turned == 0)
                     .then(|| {
