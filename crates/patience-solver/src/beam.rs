@@ -283,7 +283,7 @@ impl<'a> Beam<'a> {
                 // nodes the beams took beside its streamlined pass.
 
                 // A run moved between piles changes their two terms of the key alone.
-                let key = (step.draws == 0 && step.turned == 0)
+                let key = (step.draws == 0)
                     .then(|| {
                         self.shape
                             .key_after_run_moved(&position, parent_key, step.mv)
