@@ -1007,12 +1007,15 @@ impl<'a> Fixpoint<'a> {
             .map_or(1 << card, |mates| mates[usize::from(card)])
     }
 
-    /// The cards that may be built on `card`, but those that must go up after it where a card laid on it is held
-    /// there, and elsewhere those that must go up after every card they may be built on (see "What a card never
-    /// lies on" in the module documentation).
+    /// The cards that may be built on `card` and that no card takes yet, but those that must go up after it where
+    /// a card laid on it is held there, and elsewhere those that must go up after every card they may be built on
+    /// (see "What a card never lies on" in the module documentation). The cards taken already are left out, since
+    /// what this finds goes to `takes`: most often none is left, and `after_all` is not worked out.
     fn built_on(&mut self, card: u8) -> u64 {
-        let built_on = self.tables.built_on[usize::from(card)];
-        if self.lays_held >> card & 1 == 1 {
+        let built_on = self.tables.built_on[usize::from(card)] & !self.takes;
+        if built_on == 0 {
+            0
+        } else if self.lays_held >> card & 1 == 1 {
             built_on & !self.after_all(card)
         } else if self.lays_nowhere {
             let mut nowhere = 0;
