@@ -132,15 +132,19 @@ pub(crate) struct Beam<'a> {
     dead_ends: Option<DeadEnds>,
     /// The weights of the current beam's score, by their index in [`WEIGHTS`].
     weights: usize,
+    /// Whether spaces are filled by force: a move that makes one changes more than its two piles.
+    forced_fills: bool,
 }
 
-/// A position kept at the current depth: the index of its link, and its key, from which the keys of the
-/// children a move of a run between piles leads to are made (see [`KeyShape::key_after_run_moved`]).
+/// A position kept at the current depth: the index of its link, and its key and score, from which the keys and
+/// scores of the children a move of a run between piles leads to are made (see [`KeyShape::key_after_run_moved`]
+/// and [`Weights::score_after_run_moved`]).
 #[derive(Clone, Copy)]
 struct Kept {
     position: Position,
     link: u32,
     key: u128,
+    score: i64,
 }
 
 /// How a kept position was reached.
@@ -199,6 +203,7 @@ impl<'a> Beam<'a> {
                 .map(DeadEnds::kept_whatever_the_trial),
             // The last weights, so that the first beam is `FIRST_WIDTH` wide with the first.
             weights: WEIGHTS.len() - 1,
+            forced_fills: !rules.tableau.spaces.forced.is_empty(),
         };
         beam.next_beam();
         beam
@@ -250,6 +255,7 @@ impl<'a> Beam<'a> {
                 position,
                 link,
                 key: parent_key,
+                score: parent_score,
             }) = self.level.get(self.next)
             else {
                 self.descend();
@@ -264,6 +270,8 @@ impl<'a> Beam<'a> {
             let worst = (self.best.len() == self.width)
                 .then(|| self.best.peek().map(|worst| worst.0.score))
                 .flatten();
+            let weights = &WEIGHTS[self.weights];
+            let next = next_cards(&position);
             for &step in &steps {
                 self.nodes += 1;
                 let mut child = turned[usize::from(step.turned)];
@@ -272,8 +280,21 @@ impl<'a> Beam<'a> {
                 if child.is_won() {
                     return Some(self.line(link));
                 }
-                // Once the beam is full, a child scoring below its worst cannot get in, whatever its key.
-                let score = WEIGHTS[self.weights].score(&child);
+                // Once the beam is full, a child scoring below its worst cannot get in, whatever its key. A run moved
+                // between piles changes the score by their two piles alone.
+                let score = (step.draws == 0)
+                    .then(|| {
+                        weights.score_after_run_moved(
+                            &position,
+                            parent_score,
+                            next,
+                            &child,
+                            step.mv,
+                            self.forced_fills,
+                        )
+                    })
+                    .flatten()
+                    .unwrap_or_else(|| weights.score(&child));
                 if worst.is_some_and(|worst| score < worst) {
                     continue;
                 }
@@ -370,6 +391,7 @@ impl<'a> Beam<'a> {
                 position,
                 link: (self.links.len() - 1) as u32,
                 key: ranked.key,
+                score: ranked.score,
             });
         }
         self.children.clear();
@@ -402,6 +424,7 @@ impl<'a> Beam<'a> {
             position: self.root,
             link: u32::MAX,
             key: self.shape.key(&self.root),
+            score: WEIGHTS[self.weights].score(&self.root),
         });
         self.next = 0;
         self.depth = 0;
@@ -473,23 +496,12 @@ impl Weights {
     /// card lost to the foundations. With them, the reserve weighed 50 (from 5) won Chameleon more deals.
     fn score(&self, position: &Position) -> i64 {
         let waste_stays = position.redeals_left() == Some(0);
-        let next = patience_core::Suit::ALL
-            .iter()
-            .filter_map(|&suit| position.foundation_next(suit))
-            .fold(0u64, |next, card| next | 1 << card.index());
+        let next = next_cards(position);
         let piles = (0..position.tableau_piles() as u8)
             .map(Pile::Tableau)
             .chain((0..position.reserve_piles() as u8).map(Pile::Reserve))
             .chain(waste_stays.then_some(Pile::Waste));
-        let mut buried = 0;
-        for pile in piles {
-            let cards = position.pile(pile);
-            for (i, &card) in cards.iter().enumerate() {
-                if next >> card & 1 == 1 {
-                    buried += (cards.len() - 1 - i) as i64;
-                }
-            }
-        }
+        let buried: i64 = piles.map(|pile| buried(position.pile(pile), next)).sum();
         let reserve: usize = (0..position.reserve_piles() as u8)
             .map(|r| position.len(Pile::Reserve(r)))
             .sum();
@@ -507,6 +519,53 @@ impl Weights {
             - self.waste * waste as i64
             + self.spaces * spaces as i64
     }
+
+    /// The score of `child`, which `mv` leads to from `position`, of score `score` and whose foundations' next
+    /// cards are `next`, where `mv` moves a run from one tableau pile to another and no space it makes is filled
+    /// by force (`forced_fills` says whether spaces are): such a move changes the cards buried and the spaces in
+    /// those two piles alone, and the score by them. `None` for any other move, whose child is scored whole. Such
+    /// moves are most of the children of Four Seasons' beams, whose waste the whole score walks every time.
+    fn score_after_run_moved(
+        &self,
+        position: &Position,
+        score: i64,
+        next: u64,
+        child: &Position,
+        mv: Move,
+        forced_fills: bool,
+    ) -> Option<i64> {
+        if !matches!((mv.from, mv.to), (Pile::Tableau(_), Pile::Tableau(_)))
+            || forced_fills && position.len(mv.from) == usize::from(mv.count)
+        {
+            return None;
+        }
+        let (mut buried_change, mut spaces_change) = (0, 0);
+        for pile in [mv.from, mv.to] {
+            let (before, after) = (position.pile(pile), child.pile(pile));
+            buried_change += buried(after, next) - buried(before, next);
+            spaces_change += i64::from(after.is_empty()) - i64::from(before.is_empty());
+        }
+        Some(score - self.buried * buried_change + self.spaces * spaces_change)
+    }
+}
+
+/// The foundations' next cards of `position`, as a set.
+fn next_cards(position: &Position) -> u64 {
+    patience_core::Suit::ALL
+        .iter()
+        .filter_map(|&suit| position.foundation_next(suit))
+        .fold(0u64, |next, card| next | 1 << card.index())
+}
+
+/// How many cards lie over the cards of `next` in `cards`, a pile from its bottom up.
+fn buried(cards: &[u8], next: u64) -> i64 {
+    let mut buried = 0;
+    for (i, &card) in cards.iter().enumerate() {
+        if next >> card & 1 == 1 {
+            buried += (cards.len() - 1 - i) as i64;
+        }
+    }
+    buried
 }
 
 #[cfg(test)]
@@ -623,11 +682,12 @@ mod tests {
         assert!(without > 0, "{without}");
     }
 
-    /// The keys of the children that a move of a run between piles leads to are made from their parent's: each kept
-    /// position's key is its key made whole, keyed by positions and by the placing game's states, in games where
-    /// runs move, single cards move, and whole piles move.
+    /// The keys and scores of the children that a move of a run between piles leads to are made from their
+    /// parent's: each kept position's key and score are those made whole, keyed by positions and by the placing
+    /// game's states, in games where runs move, single cards move, and whole piles move (and the reserve fills
+    /// spaces by force).
     #[test]
-    fn a_kept_positions_key_is_its_key_made_whole() {
+    fn a_kept_positions_key_and_score_are_those_made_whole() {
         for game in ["four-seasons", "chameleon", "canfield", "gate"] {
             let rules: &'static RuleSet =
                 Box::leak(Box::new(builtin::rules(game).expect("a built-in game")));
@@ -643,6 +703,8 @@ mod tests {
                     while kept < 2000 && beam.advance(200).is_none() && !beam.done {
                         for level in &beam.level {
                             assert_eq!(level.key, shape.key(&level.position), "{game} deal {deal}");
+                            let score = WEIGHTS[beam.weights].score(&level.position);
+                            assert_eq!(level.score, score, "{game} deal {deal}");
                         }
                         kept += beam.level.len();
                     }
