@@ -349,7 +349,7 @@ fn run<'a>(
     // (10.9 s and 4.8 s against 8.0 s and 3.8 s), and even one in 33 cost deals 399 and 812, lost, 6 to 15 %. With
     // no limit, the full search may run for minutes, and the beams go on beside it, one node in 33. Where the
     // laxer relaxed game was won, the deal is likelier won, and they take half the nodes until they are done. They
-    // never take every node here, past a million or not (see `beam::BEAMS_ALONE_AFTER_WHERE_MOVES_UNDO`).
+    // never take every node here, however many were made (see `beam::BEAMS_ALONE_AFTER_WHERE_MOVES_UNDO`).
     let beside = last_round || laxer_won;
     if let Some(beam) = beam.as_mut().filter(|_| beside) {
         beam.alone_from = u64::MAX;
