@@ -147,8 +147,6 @@ pub(crate) struct Beam<'a> {
     dead_ends: Option<DeadEnds>,
     /// The weights of the current beam's score, by their index in [`WEIGHTS`].
     weights: usize,
-    /// Whether spaces are filled by force: a move that makes one changes more than its two piles.
-    forced_fills: bool,
     /// How many positions of each stage (see [`stage`]) the depth being kept holds.
     stages: HashMap<u64, usize>,
 }
@@ -220,7 +218,6 @@ impl<'a> Beam<'a> {
                 .map(DeadEnds::kept_whatever_the_trial),
             // The last weights, so that the first beam is `FIRST_WIDTH` wide with the first.
             weights: WEIGHTS.len() - 1,
-            forced_fills: !rules.tableau.spaces.forced.is_empty(),
             stages: HashMap::new(),
         };
         beam.next_beam();
@@ -290,6 +287,8 @@ impl<'a> Beam<'a> {
                 .flatten();
             let weights = &WEIGHTS[self.weights];
             let next = next_cards(&position);
+            // A space filled by force changes more than the two piles a run moved between.
+            let forced_fills = !self.rules.tableau.spaces.forced.is_empty();
             for &step in &steps {
                 self.nodes += 1;
                 let mut child = turned[usize::from(step.turned)];
@@ -308,7 +307,7 @@ impl<'a> Beam<'a> {
                             next,
                             &child,
                             step.mv,
-                            self.forced_fills,
+                            forced_fills,
                         )
                     })
                     .flatten()
