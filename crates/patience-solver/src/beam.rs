@@ -21,9 +21,9 @@ use std::collections::{BinaryHeap, HashMap};
 use patience_core::{Move, Pile, Position, RuleSet};
 
 use crate::dead_end::DeadEnds;
-use crate::key::KeyShape;
+use crate::key::{run_moved_alone, KeyShape};
 use crate::prune::Pruning;
-use crate::relax::tableau_moves_undo;
+use crate::relax::{next_cards, tableau_moves_undo};
 use crate::search::{legal_steps, take, Step};
 use crate::table::{Table, NOT_MET};
 
@@ -561,11 +561,7 @@ impl Weights {
         mv: Move,
         forced_fills: bool,
     ) -> Option<i64> {
-        if !matches!((mv.from, mv.to), (Pile::Tableau(_), Pile::Tableau(_)))
-            || forced_fills && position.len(mv.from) == usize::from(mv.count)
-        {
-            return None;
-        }
+        run_moved_alone(position, mv, forced_fills)?;
         let (mut buried_change, mut spaces_change) = (0, 0);
         for pile in [mv.from, mv.to] {
             let (before, after) = (position.pile(pile), child.pile(pile));
@@ -583,14 +579,6 @@ fn stage(position: &Position) -> u64 {
         .into_iter()
         .chain((0..4).map(Pile::Foundation));
     outside.fold(0, |stage, pile| stage << 8 | position.len(pile) as u64)
-}
-
-/// The foundations' next cards of `position`, as a set.
-fn next_cards(position: &Position) -> u64 {
-    patience_core::Suit::ALL
-        .iter()
-        .filter_map(|&suit| position.foundation_next(suit))
-        .fold(0u64, |next, card| next | 1 << card.index())
 }
 
 /// How many cards lie over the cards of `next` in `cards`, a pile from its bottom up.

@@ -225,14 +225,9 @@ impl KeyShape {
         key: u128,
         mv: Move,
     ) -> Option<u128> {
-        let (Pile::Tableau(from), Pile::Tableau(to)) = (mv.from, mv.to) else {
-            return None;
-        };
+        let (from, to) = run_moved_alone(position, mv, self.forced_fills)?;
         let (source, target) = (position.pile(mv.from), position.pile(mv.to));
         let left = source.len().checked_sub(usize::from(mv.count))?;
-        if left == 0 && self.forced_fills {
-            return None;
-        }
         let relaxed = self
             .relaxation
             .as_ref()
@@ -272,6 +267,20 @@ impl KeyShape {
                 u64::from(t) + 1
             }
     }
+}
+
+/// The tableau piles `mv`, made from `position`, moves a run from and to, where it changes nothing else: no space
+/// it makes is filled by force (`forced_fills` says whether spaces are). `None` for any other move.
+pub(crate) fn run_moved_alone(
+    position: &Position,
+    mv: Move,
+    forced_fills: bool,
+) -> Option<(u8, u8)> {
+    let (Pile::Tableau(from), Pile::Tableau(to)) = (mv.from, mv.to) else {
+        return None;
+    };
+    let emptied = position.len(mv.from) == usize::from(mv.count);
+    (!(forced_fills && emptied)).then_some((from, to))
 }
 
 /// The term of a non-empty tableau pile keyed by its bottom card's class and its length (see
