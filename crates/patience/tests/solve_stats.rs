@@ -747,6 +747,23 @@ fn write_records(path: &str, game: &str, records: &[(u64, &str)]) {
 }
 
 #[test]
+fn the_summary_says_how_long_the_deals_of_each_verdict_took() {
+    let path = temp("verdict-times.jsonl");
+    write_records(&path, "canfield", &[(1, "won"), (2, "won"), (3, "unknown")]);
+    let text = String::from_utf8(ok(&["stats", "merge", &path]).stdout).expect("UTF-8");
+    assert!(
+        text.contains("  time in all:    0.3 s (the deals won 0.2 s, lost 0.0 s, unknown 0.1 s)\n"),
+        "{text}"
+    );
+    let json = ok_json(&["stats", "merge", &path, "--json"]);
+    let by = &json["games"][0]["seconds_by_verdict"];
+    for (verdict, seconds) in [("won", 0.2), ("lost", 0.0), ("unknown", 0.1)] {
+        let got = by[verdict].as_f64().expect("seconds");
+        assert!((got - seconds).abs() < 1e-9, "{verdict}: {got}");
+    }
+}
+
+#[test]
 fn merge_estimates_from_the_shards_deals_solved_again_and_leaves_out_what_follows_a_gap() {
     // Deals 1..12 in two shards (odd and even deals); each shard solved its first three undecided deals again.
     let odd = temp("gap-odd.jsonl");

@@ -14,4 +14,4 @@ pub use batch::{DealRange, Job, Shard};
 pub use fair_sample::{fair_sample, FairSample, Gap};
 pub use interval::{wilson, Interval, Sample, WinRate};
 pub use results::{DealResult, Outcome, ResultsError, ResultsWriter, Stopped};
-pub use summary::{Spread, Summary};
+pub use summary::{SecondsByVerdict, Spread, Summary};

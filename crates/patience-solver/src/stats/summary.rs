@@ -43,6 +43,17 @@ impl Spread {
     }
 }
 
+/// Seconds spent on the deals of each verdict, in all: where a run's time went.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SecondsByVerdict {
+    /// On the deals won.
+    pub won: f64,
+    /// On the deals proved lost.
+    pub lost: f64,
+    /// On the deals a limit left undecided.
+    pub unknown: f64,
+}
+
 /// One game's results.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
@@ -60,6 +71,8 @@ pub struct Summary {
     pub win_rate: WinRate,
     /// Seconds per deal.
     pub seconds: Spread,
+    /// Seconds in all, by verdict.
+    pub seconds_by_verdict: SecondsByVerdict,
     /// Nodes per deal.
     pub nodes: Spread,
 }
@@ -69,6 +82,12 @@ impl Summary {
     pub fn of<'a>(game: &str, records: impl IntoIterator<Item = &'a DealResult>) -> Summary {
         let records: Vec<&DealResult> = records.into_iter().filter(|r| r.game == game).collect();
         let count = |outcome| records.iter().filter(|r| r.verdict == outcome).count() as u64;
+        let seconds = |outcome| {
+            records
+                .iter()
+                .filter(|r| r.verdict == outcome)
+                .fold(0.0, |sum, r| sum + r.seconds)
+        };
         let (won, lost, unknown) = (
             count(Outcome::Won),
             count(Outcome::Lost),
@@ -82,6 +101,11 @@ impl Summary {
             unknown,
             win_rate: WinRate::new(won, lost, unknown),
             seconds: Spread::of(records.iter().map(|r| r.seconds)),
+            seconds_by_verdict: SecondsByVerdict {
+                won: seconds(Outcome::Won),
+                lost: seconds(Outcome::Lost),
+                unknown: seconds(Outcome::Unknown),
+            },
             nodes: Spread::of(records.iter().map(|r| r.nodes as f64)),
         }
     }
@@ -110,7 +134,7 @@ mod tests {
             limit: None,
             moves: None,
             nodes: deal * 10,
-            seconds: 0.1,
+            seconds: deal as f64,
         };
         let records = [
             record("a", 1, Outcome::Won),
@@ -123,5 +147,13 @@ mod tests {
         assert_eq!((s.deals, s.won, s.lost, s.unknown), (4, 2, 1, 1));
         assert_eq!(s.win_rate.point, 0.5);
         assert_eq!(s.nodes.max, 40.0);
+        assert_eq!(
+            s.seconds_by_verdict,
+            SecondsByVerdict {
+                won: 5.0,
+                lost: 2.0,
+                unknown: 3.0
+            }
+        );
     }
 }

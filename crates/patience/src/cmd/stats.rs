@@ -773,6 +773,14 @@ fn summary_text(summary: &Summary, name: &str, file: Option<&str>) -> String {
         "  nodes per deal: mean {:.0}, median {:.0}, max {:.0}\n",
         n.mean, n.median, n.max
     ));
+    let by = &summary.seconds_by_verdict;
+    text.push_str(&format!(
+        "  time in all:    {:.1} s (the deals won {:.1} s, lost {:.1} s, unknown {:.1} s)\n",
+        by.won + by.lost + by.unknown,
+        by.won,
+        by.lost,
+        by.unknown
+    ));
     if let Some(file) = file {
         text.push_str(&format!("  results in {file}\n"));
     }
