@@ -37,6 +37,7 @@ pub mod export;
 mod key;
 mod layouts;
 mod lost;
+pub mod passes;
 pub mod play_order;
 pub mod progress;
 pub mod prune;
@@ -49,6 +50,7 @@ mod table;
 #[cfg(test)]
 mod test_random;
 
+pub use passes::{PassEnd, PassKind, PassReport};
 pub use progress::Progress;
 pub use search::{
     solve, solve_unpruned, solve_watched, solve_with_cancel, Limit, Limits, Report, Verdict,

@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 use patience_core::{Move, Position, RuleSet};
 
 use crate::analysis::choices;
+use crate::passes::add_up;
 use crate::progress::Progress;
 use crate::search::{Limit, Limits, Report, Verdict};
 
@@ -89,6 +90,7 @@ fn in_rounds(
         stored: 0,
         elapsed: Duration::ZERO,
         table_bytes: 0,
+        passes: Vec::new(),
     };
     // A search that fills the memory limit would fill it again with more time: it stays unknown.
     let mut out_of_memory = false;
@@ -105,6 +107,7 @@ fn in_rounds(
             spent.nodes += report.nodes;
             spent.stored += report.stored;
             spent.table_bytes = spent.table_bytes.max(report.table_bytes);
+            add_up(&mut spent.passes, &report.passes);
             match report.verdict {
                 Verdict::Won(line) => {
                     return spent.ended(Verdict::Won(mv.into_iter().chain(line).collect()), start)
@@ -246,6 +249,7 @@ mod tests {
                         stored: 1,
                         elapsed: Duration::ZERO,
                         table_bytes: 8,
+                        passes: Vec::new(),
                     }
                 },
             );

@@ -15,6 +15,7 @@ use crate::endgame::Endgame;
 use crate::key::{Cut, KeyShape};
 use crate::layouts::Layouts;
 use crate::lost::{LostStates, Marking, SMALLEST_KEPT};
+use crate::passes::{PassEnd, PassKind, PassReport};
 use crate::play_order::{ByBase, Finding};
 use crate::progress::Progress;
 use crate::prune::{tried_before, Pruning};
@@ -81,6 +82,8 @@ pub struct Report {
     pub elapsed: Duration,
     /// Bytes the transposition table took at its largest.
     pub table_bytes: usize,
+    /// What each pass of the search did, in the order they first ran.
+    pub passes: Vec<PassReport>,
 }
 
 /// Decides whether `position` can be won under `rules`, within `limits`.
@@ -174,6 +177,7 @@ fn run<'a>(
     mut carried: Option<&mut Carried<'a>>,
 ) -> Report {
     let start = Instant::now();
+    let mut reports = Vec::new();
     let mut lost: Vec<LostStates> = Vec::new();
     let (shape, pruning) = if prune {
         (KeyShape::new(rules), Pruning::for_rules(rules))
@@ -321,13 +325,32 @@ fn run<'a>(
             if !proves_losses && laxer.is_some() {
                 beam.share = BEAM_SHARE_AFTER_RELAXED_PASSES;
             }
+            let beam_before = beam.nodes();
             let outcome = search.run(position, &pass_limits, cancel, progress, start, Some(beam));
+            let kind = match pass {
+                Pass::Relaxed(relaxation) if Some(relaxation) == laxer => {
+                    PassKind::LaxerRelaxedGame
+                }
+                Pass::Relaxed(_) => PassKind::PlacingRelaxedGame,
+                Pass::Full => PassKind::ShortFullSearch,
+                Pass::Streamlined(key_shape) if key_shape == shape => {
+                    PassKind::StreamlinedOverPositions
+                }
+                Pass::Streamlined(_) => PassKind::StreamlinedOverStates,
+            };
+            reports.push(PassReport {
+                pass: kind,
+                runs: 1,
+                nodes: search.spent().nodes - before.nodes,
+                beam_nodes: beam.nodes() - beam_before,
+                ended: outcome.pass_end(proves_losses),
+            });
             cut_short |= matches!(outcome, Outcome::Verdict(Verdict::Unknown(Limit::Nodes)));
             laxer_won |= matches!(outcome, Outcome::RelaxedWin)
                 && matches!(pass, Pass::Relaxed(relaxation) if Some(relaxation) == laxer);
             before = before.then(search.spent());
             if let Some(verdict) = outcome.ends_the_search(proves_losses) {
-                return before.with(beam).report(verdict, start);
+                return before.with(beam).report(verdict, start, reports);
             }
             lost = search.into_lost();
             // Each pass's table is dropped here, before the next one's is made.
@@ -359,6 +382,7 @@ fn run<'a>(
             BEAM_SHARE_BESIDE_FULL_SEARCH
         };
     }
+    let beam_before = beam.as_ref().map_or(0, Beam::nodes);
     let outcome = search.run(
         position,
         limits,
@@ -367,6 +391,13 @@ fn run<'a>(
         start,
         beam.as_mut().filter(|_| beside),
     );
+    reports.push(PassReport {
+        pass: PassKind::FullSearch,
+        runs: 1,
+        nodes: search.spent().nodes - before.nodes,
+        beam_nodes: beam.as_ref().map_or(0, Beam::nodes) - beam_before,
+        ended: outcome.pass_end(true),
+    });
     let mut verdict = match outcome {
         Outcome::Verdict(verdict) => verdict,
         Outcome::RelaxedWin => unreachable!("the full search plays no relaxed move"),
@@ -377,17 +408,32 @@ fn run<'a>(
         if verdict == Verdict::Unknown(Limit::Memory) {
             // The full search's table is full, but the beams' memory is their own: they go on alone.
             let before = beam.nodes();
-            if let Some(line) = beams_alone(beam, limits, cancel, progress, start, spent.nodes) {
-                verdict = Verdict::Won(line);
-            }
-            spent.nodes += beam.nodes() - before;
+            let ended = match beams_alone(beam, limits, cancel, progress, start, spent.nodes) {
+                Some(line) => {
+                    verdict = Verdict::Won(line);
+                    PassEnd::Won
+                }
+                None if beam.done() => PassEnd::Exhausted,
+                None => {
+                    PassEnd::Stopped(limit_reached(limits, cancel, start).unwrap_or(Limit::Nodes))
+                }
+            };
+            let nodes = beam.nodes() - before;
+            spent.nodes += nodes;
+            reports.push(PassReport {
+                pass: PassKind::BeamsAlone,
+                runs: 1,
+                nodes,
+                beam_nodes: nodes,
+                ended,
+            });
         }
         spent = spent.with(beam);
     }
     if let Some(carried) = carried {
         *carried = Carried { proved, beam };
     }
-    spent.report(verdict, start)
+    spent.report(verdict, start, reports)
 }
 
 /// The full search over positions, `nodes` spent before it.
@@ -463,6 +509,17 @@ enum Outcome {
 }
 
 impl Outcome {
+    /// How the pass that came to this outcome ended, where it proves losses (`proves_losses`) or not.
+    fn pass_end(&self, proves_losses: bool) -> PassEnd {
+        match self {
+            Outcome::RelaxedWin => PassEnd::RelaxedWin,
+            Outcome::Verdict(Verdict::Won(_)) => PassEnd::Won,
+            Outcome::Verdict(Verdict::Lost) if proves_losses => PassEnd::Lost,
+            Outcome::Verdict(Verdict::Lost) => PassEnd::Exhausted,
+            Outcome::Verdict(Verdict::Unknown(limit)) => PassEnd::Stopped(*limit),
+        }
+    }
+
     /// The verdict of the whole search if this pass decides it: a win, cancellation, and, from a pass that proves
     /// losses (`proves_losses`), a loss.
     fn ends_the_search(self, proves_losses: bool) -> Option<Verdict> {
@@ -503,13 +560,14 @@ impl Spent {
         }
     }
 
-    fn report(self, verdict: Verdict, start: Instant) -> Report {
+    fn report(self, verdict: Verdict, start: Instant, passes: Vec<PassReport>) -> Report {
         Report {
             verdict,
             nodes: self.nodes,
             stored: self.stored,
             elapsed: start.elapsed(),
             table_bytes: self.table_bytes,
+            passes,
         }
     }
 }

@@ -109,6 +109,86 @@ fn solve_in_text_numbers_the_moves_with_their_cards() {
     assert!(text.contains("peak table memory"), "{text}");
 }
 
+/// The passes of a `solve --json` answer: each one's name and how it ended, after checking that their nodes add
+/// up to the search's.
+fn passes(answer: &Value) -> Vec<(String, String)> {
+    let passes = answer["passes"].as_array().expect("passes");
+    let nodes: u64 = passes.iter().filter_map(|p| p["nodes"].as_u64()).sum();
+    assert_eq!(Some(nodes), answer["stats"]["nodes"].as_u64(), "{answer}");
+    for pass in passes {
+        assert!(
+            pass["beam_nodes"].as_u64() <= pass["nodes"].as_u64(),
+            "{pass}"
+        );
+        assert!(pass["runs"].as_u64().is_some_and(|n| n >= 1), "{pass}");
+        assert_eq!(
+            pass["ended"] == "stopped",
+            pass.get("limit").is_some(),
+            "{pass}"
+        );
+    }
+    passes
+        .iter()
+        .map(|p| {
+            let name = p["pass"].as_str().expect("a name").to_string();
+            (name, p["ended"].as_str().expect("an end").to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn solve_says_what_each_pass_did() {
+    let pair = |name: &str, ended: &str| (name.to_string(), ended.to_string());
+    // Whole-pile Canfield has no relaxed pass; its full search proves deal 27 lost.
+    let lost = ok_json(&["solve", "canfield", "27", "--json"]);
+    assert_eq!(
+        passes(&lost),
+        [
+            pair("streamlined-over-positions", "exhausted"),
+            pair("full-search", "lost")
+        ]
+    );
+    // Chameleon deal 6 is lost by the laxer relaxed game's pass.
+    let lost = ok_json(&[
+        "solve",
+        "chameleon",
+        "6",
+        "--node-limit",
+        "1000000",
+        "--json",
+    ]);
+    assert_eq!(passes(&lost), [pair("laxer-relaxed-game", "lost")]);
+    // A win ends with the pass that found it; both relaxed games are won first.
+    let won = ok_json(&["solve", "four-seasons", "2", "--json"]);
+    let won = passes(&won);
+    assert_eq!(
+        won[..2],
+        [
+            pair("laxer-relaxed-game", "relaxed-win"),
+            pair("placing-relaxed-game", "relaxed-win")
+        ]
+    );
+    assert_eq!(won.last().map(|(_, ended)| ended.as_str()), Some("won"));
+    // A limit: the pass it stopped says so, and the text has a line a pass.
+    let (answer, text) = four_seasons_1_with(["--node-limit", "20000"]);
+    let stopped = &answer["passes"]
+        .as_array()
+        .expect("passes")
+        .last()
+        .expect("a pass")
+        .clone();
+    assert_eq!(
+        (&stopped["ended"], &stopped["limit"]),
+        (&"stopped".into(), &"nodes".into())
+    );
+    passes(&answer);
+    assert!(text.contains("\n  laxer relaxed game "), "{text}");
+    assert!(
+        text.contains("stopped by its share of the nodes\n"),
+        "{text}"
+    );
+}
+
 /// Four Seasons deal 1 solved with `limit` (a flag and its value), as JSON and as text.
 fn four_seasons_1_with(limit: [&str; 2]) -> (Value, String) {
     let args = ["solve", "four-seasons", "1", limit[0], limit[1]];

@@ -185,6 +185,7 @@ pub fn solve_deal(job: &Job<'_>, limits: &Limits, cancel: &AtomicBool) -> DealRe
             stored: 0,
             elapsed: Default::default(),
             table_bytes: 0,
+            passes: Vec::new(),
         },
     };
     DealResult::from_report(&job.rules.id, job.deal, &report)

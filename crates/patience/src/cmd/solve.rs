@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use indicatif::{ProgressBar, ProgressStyle};
 use patience_core::{Move, Position, RuleSet};
-use patience_solver::{solve_watched, Limit, Limits, Progress, Report, Verdict};
+use patience_solver::{
+    solve_watched, Limit, Limits, PassKind, PassReport, Progress, Report, Verdict,
+};
 use serde::Serialize;
 
 use crate::render::describe_move;
@@ -33,6 +35,9 @@ struct SolveJson<'a> {
     /// The winning line as move objects.
     moves: &'a [Move],
     stats: Stats,
+    /// What each pass of the search did: `pass`, `runs`, `nodes`, `beam_nodes`, `ended` (and `limit` where a
+    /// limit stopped it).
+    passes: &'a [PassReport],
     /// Always true: the solver knows the order of the stock and of the face-down reserve cards.
     thoughtful: bool,
 }
@@ -77,6 +82,7 @@ pub fn run(args: &SolveArgs, json: bool) -> anyhow::Result<()> {
                 seconds: report.elapsed.as_secs_f64(),
                 table_bytes: report.table_bytes,
             },
+            passes: &report.passes,
             thoughtful: true,
         })
     } else {
@@ -116,6 +122,36 @@ fn answer_text(
     }
     text.push('\n');
     text.push_str(&cost(report));
+    text.push_str(&passes_text(&report.passes));
+    text
+}
+
+/// What each pass did, a line each: its nodes, the beams' among them, and how it ended.
+fn passes_text(passes: &[PassReport]) -> String {
+    let width = passes
+        .iter()
+        .map(|p| p.pass.name().len())
+        .max()
+        .unwrap_or(0);
+    let mut text = String::new();
+    for pass in passes {
+        let rounds = if pass.runs > 1 {
+            format!(" in {} runs", pass.runs)
+        } else {
+            String::new()
+        };
+        let beams = if pass.beam_nodes > 0 && pass.pass != PassKind::BeamsAlone {
+            format!(" (the beams' {})", pass.beam_nodes)
+        } else {
+            String::new()
+        };
+        text.push_str(&format!(
+            "  {:width$}  {} nodes{rounds}{beams}: {}\n",
+            pass.pass.name(),
+            pass.nodes,
+            pass.ended.words()
+        ));
+    }
     text
 }
 
