@@ -67,8 +67,8 @@ impl PassEnd {
             PassEnd::Lost => "lost, proved",
             PassEnd::RelaxedWin => "its relaxed game won, which proves nothing",
             PassEnd::Exhausted => "searched through, no win",
-            PassEnd::Stopped(Limit::Time) => "stopped by its share of the time",
-            PassEnd::Stopped(Limit::Nodes) => "stopped by its share of the nodes",
+            PassEnd::Stopped(Limit::Time) => "stopped: out of the time it was given",
+            PassEnd::Stopped(Limit::Nodes) => "stopped: out of the nodes it was given",
             PassEnd::Stopped(Limit::Memory) => "stopped: its table was full",
             PassEnd::Stopped(Limit::Cancelled) => "stopped by the caller",
         }

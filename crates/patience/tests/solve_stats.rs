@@ -184,7 +184,7 @@ fn solve_says_what_each_pass_did() {
     passes(&answer);
     assert!(text.contains("\n  laxer relaxed game "), "{text}");
     assert!(
-        text.contains("stopped by its share of the nodes\n"),
+        text.contains("stopped: out of the nodes it was given\n"),
         "{text}"
     );
 }
