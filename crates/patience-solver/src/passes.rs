@@ -92,6 +92,24 @@ pub struct PassReport {
     pub ended: PassEnd,
 }
 
+impl PassReport {
+    /// What a pass did in one run: `nodes` made, `beam_nodes` of them the beams', and how it `ended`.
+    pub(crate) fn one_run(
+        pass: PassKind,
+        nodes: u64,
+        beam_nodes: u64,
+        ended: PassEnd,
+    ) -> PassReport {
+        PassReport {
+            pass,
+            runs: 1,
+            nodes,
+            beam_nodes,
+            ended,
+        }
+    }
+}
+
 /// Adds `later`, what passes did in a later run (a round, a choice), to `passes`: each pass's runs and nodes are
 /// added up, and its end is the later one's.
 pub(crate) fn add_up(passes: &mut Vec<PassReport>, later: &[PassReport]) {
@@ -113,13 +131,7 @@ mod tests {
     use super::*;
 
     fn report(pass: PassKind, nodes: u64, ended: PassEnd) -> PassReport {
-        PassReport {
-            pass,
-            runs: 1,
-            nodes,
-            beam_nodes: nodes / 8,
-            ended,
-        }
+        PassReport::one_run(pass, nodes, nodes / 8, ended)
     }
 
     #[test]

@@ -338,13 +338,12 @@ fn run<'a>(
                 }
                 Pass::Streamlined(_) => PassKind::StreamlinedOverStates,
             };
-            reports.push(PassReport {
-                pass: kind,
-                runs: 1,
-                nodes: search.spent().nodes - before.nodes,
-                beam_nodes: beam.nodes() - beam_before,
-                ended: outcome.pass_end(proves_losses),
-            });
+            reports.push(PassReport::one_run(
+                kind,
+                search.spent().nodes - before.nodes,
+                beam.nodes() - beam_before,
+                outcome.pass_end(proves_losses),
+            ));
             cut_short |= matches!(outcome, Outcome::Verdict(Verdict::Unknown(Limit::Nodes)));
             laxer_won |= matches!(outcome, Outcome::RelaxedWin)
                 && matches!(pass, Pass::Relaxed(relaxation) if Some(relaxation) == laxer);
@@ -391,13 +390,12 @@ fn run<'a>(
         start,
         beam.as_mut().filter(|_| beside),
     );
-    reports.push(PassReport {
-        pass: PassKind::FullSearch,
-        runs: 1,
-        nodes: search.spent().nodes - before.nodes,
-        beam_nodes: beam.as_ref().map_or(0, Beam::nodes) - beam_before,
-        ended: outcome.pass_end(true),
-    });
+    reports.push(PassReport::one_run(
+        PassKind::FullSearch,
+        search.spent().nodes - before.nodes,
+        beam.as_ref().map_or(0, Beam::nodes) - beam_before,
+        outcome.pass_end(true),
+    ));
     let mut verdict = match outcome {
         Outcome::Verdict(verdict) => verdict,
         Outcome::RelaxedWin => unreachable!("the full search plays no relaxed move"),
@@ -420,13 +418,12 @@ fn run<'a>(
             };
             let nodes = beam.nodes() - before;
             spent.nodes += nodes;
-            reports.push(PassReport {
-                pass: PassKind::BeamsAlone,
-                runs: 1,
+            reports.push(PassReport::one_run(
+                PassKind::BeamsAlone,
                 nodes,
-                beam_nodes: nodes,
+                nodes,
                 ended,
-            });
+            ));
         }
         spent = spent.with(beam);
     }
