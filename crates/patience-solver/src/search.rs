@@ -253,10 +253,21 @@ fn run<'a>(
             .chain(streamlined_by_state)
             .chain([Pass::Streamlined(shape)]);
         for pass in passes {
-            let (share, most_nodes) = match pass {
-                Pass::Full => (FULL_FIRST_SHARE, Some(FULL_FIRST_NODES)),
-                Pass::Relaxed(relaxation) if Some(relaxation) == laxer => (laxer_share, None),
-                Pass::Streamlined(_) | Pass::Relaxed(_) => (HALF, None),
+            let kind = match pass {
+                Pass::Relaxed(relaxation) if Some(relaxation) == laxer => {
+                    PassKind::LaxerRelaxedGame
+                }
+                Pass::Relaxed(_) => PassKind::PlacingRelaxedGame,
+                Pass::Full => PassKind::ShortFullSearch,
+                Pass::Streamlined(key_shape) if key_shape == shape => {
+                    PassKind::StreamlinedOverPositions
+                }
+                Pass::Streamlined(_) => PassKind::StreamlinedOverStates,
+            };
+            let (share, most_nodes) = match kind {
+                PassKind::ShortFullSearch => (FULL_FIRST_SHARE, Some(FULL_FIRST_NODES)),
+                PassKind::LaxerRelaxedGame => (laxer_share, None),
+                _ => (HALF, None),
             };
             let mut pass_limits = early_pass_limits(limits, before.nodes, start, share, most_nodes);
             let marks = matches!(pass, Pass::Relaxed(_));
@@ -327,17 +338,6 @@ fn run<'a>(
             }
             let beam_before = beam.nodes();
             let outcome = search.run(position, &pass_limits, cancel, progress, start, Some(beam));
-            let kind = match pass {
-                Pass::Relaxed(relaxation) if Some(relaxation) == laxer => {
-                    PassKind::LaxerRelaxedGame
-                }
-                Pass::Relaxed(_) => PassKind::PlacingRelaxedGame,
-                Pass::Full => PassKind::ShortFullSearch,
-                Pass::Streamlined(key_shape) if key_shape == shape => {
-                    PassKind::StreamlinedOverPositions
-                }
-                Pass::Streamlined(_) => PassKind::StreamlinedOverStates,
-            };
             reports.push(PassReport::one_run(
                 kind,
                 search.spent().nodes - before.nodes,
@@ -345,8 +345,8 @@ fn run<'a>(
                 outcome.pass_end(proves_losses),
             ));
             cut_short |= matches!(outcome, Outcome::Verdict(Verdict::Unknown(Limit::Nodes)));
-            laxer_won |= matches!(outcome, Outcome::RelaxedWin)
-                && matches!(pass, Pass::Relaxed(relaxation) if Some(relaxation) == laxer);
+            laxer_won |=
+                matches!(outcome, Outcome::RelaxedWin) && kind == PassKind::LaxerRelaxedGame;
             before = before.then(search.spent());
             if let Some(verdict) = outcome.ends_the_search(proves_losses) {
                 return before.with(beam).report(verdict, start, reports);
@@ -407,14 +407,11 @@ fn run<'a>(
             // The full search's table is full, but the beams' memory is their own: they go on alone.
             let before = beam.nodes();
             let ended = match beams_alone(beam, limits, cancel, progress, start, spent.nodes) {
-                Some(line) => {
+                Ok(line) => {
                     verdict = Verdict::Won(line);
                     PassEnd::Won
                 }
-                None if beam.done() => PassEnd::Exhausted,
-                None => {
-                    PassEnd::Stopped(limit_reached(limits, cancel, start).unwrap_or(Limit::Nodes))
-                }
+                Err(ended) => ended,
             };
             let nodes = beam.nodes() - before;
             spent.nodes += nodes;
@@ -458,7 +455,7 @@ fn full_search<'a>(
 }
 
 /// Runs the beams with nothing beside them, `nodes` spent already, until one wins (its line), no wider beam fits
-/// in their memory, or a limit is reached (`None`).
+/// in their memory ([`PassEnd::Exhausted`]), or a limit is reached ([`PassEnd::Stopped`]).
 fn beams_alone(
     beam: &mut Beam,
     limits: &Limits,
@@ -466,21 +463,21 @@ fn beams_alone(
     progress: &Progress,
     start: Instant,
     nodes: u64,
-) -> Option<Vec<Move>> {
+) -> Result<Vec<Move>, PassEnd> {
     let first = beam.nodes();
     while !beam.done() {
         let spent = nodes + beam.nodes() - first;
         progress.note(spent, 0, 0);
-        if limit_reached(limits, cancel, start).is_some()
-            || limits.nodes.is_some_and(|n| spent >= n)
+        if let Some(limit) = limit_reached(limits, cancel, start)
+            .or_else(|| limits.nodes.filter(|&n| spent >= n).map(|_| Limit::Nodes))
         {
-            return None;
+            return Err(PassEnd::Stopped(limit));
         }
         if let Some(line) = beam.advance(CHECK_EVERY) {
-            return Some(line);
+            return Ok(line);
         }
     }
-    None
+    Err(PassEnd::Exhausted)
 }
 
 /// A pass before the full search.
@@ -1704,7 +1701,7 @@ mod tests {
         };
         assert_eq!(
             beams_alone(&mut beam, &cut, &cancel, &progress, Instant::now(), 0),
-            None
+            Err(PassEnd::Stopped(Limit::Nodes))
         );
         let line = beams_alone(
             &mut beam,

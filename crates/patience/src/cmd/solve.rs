@@ -135,7 +135,7 @@ fn passes_text(passes: &[PassReport]) -> String {
         .unwrap_or(0);
     let mut text = String::new();
     for pass in passes {
-        let rounds = if pass.runs > 1 {
+        let runs = if pass.runs > 1 {
             format!(" in {} runs", pass.runs)
         } else {
             String::new()
@@ -146,7 +146,7 @@ fn passes_text(passes: &[PassReport]) -> String {
             String::new()
         };
         text.push_str(&format!(
-            "  {:width$}  {} nodes{rounds}{beams}: {}\n",
+            "  {:width$}  {} nodes{runs}{beams}: {}\n",
             pass.pass.name(),
             pass.nodes,
             pass.ended.words()
