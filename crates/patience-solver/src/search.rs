@@ -626,7 +626,8 @@ const HALF: Share = Share { parts: 1, whole: 2 };
 /// to 47 s, and deal 322's laxer game is won late, the deal then in 45 s (session 53), both undecided with three
 /// quarters, and no deal of 1..400 decided with three quarters is undecided with seven eighths. More gains little:
 /// with 31 32nds, Chameleon deals 1..1000 at 500,000 nodes gave nine losses more and four wins fewer, wins the
-/// passes after a cut-off laxer pass had found in the last eighth (session 61). Where the tableau's moves undo, the relaxed games are seldom lost, and the passes after them find the wins.
+/// passes after a cut-off laxer pass had found in the last eighth (session 61). Where the tableau's moves undo,
+/// the relaxed games are seldom lost, and the passes after them find the wins.
 const LAXER_SHARE: Share = Share { parts: 7, whole: 8 };
 
 /// The table of a pass gets what the memory limit leaves after the states earlier passes proved lost, and, in a
