@@ -729,6 +729,8 @@ struct Frame {
     /// stock and the waste as they were. The steps that turn it more are left out. `u16::MAX` where none is
     /// known.
     buried_beyond: u16,
+    /// Whether the order-of-play rule finds the position open, worked out or known from its parent's.
+    play_order_open: bool,
 }
 
 /// Why the search stops while it enters a position.
@@ -1096,6 +1098,15 @@ impl<'a> Search<'a> {
         finding
     }
 
+    /// Counts a position the order-of-play rule is known to find open, without working it out, as one it found
+    /// open, so that its trial ends where it would have.
+    fn play_order_found_open(&self) {
+        let tried = self.play_order_tried.get();
+        if tried < PLAY_ORDER_TRIAL {
+            self.play_order_tried.set(tried + 1);
+        }
+    }
+
     /// The outcome of a search stopped while entering the position at `depth`.
     fn stopped(&self, frames: &[Frame], depth: usize, stop: Stop) -> Outcome {
         match stop {
@@ -1197,21 +1208,34 @@ impl<'a> Search<'a> {
     /// the cut (see [`crate::play_order`]): a position it finds lost there is lost at every cut where it is lost
     /// with every card of the stock and the waste free, which does not look at the cut; else at its own, and at
     /// the cuts its draws reach. A state that it finds open at one cut it may find lost at another, which the
-    /// search then searches without the rules: leaving a rule out only searches more.
-    fn lost_by_rules(&self, position: &Position, via: Option<Step>) -> Finding {
+    /// search then searches without the rules: leaving a rule out only searches more. `None` where neither
+    /// proves it lost and the order of play was not worked out; `play_order_alike` where its verdict is known to
+    /// be open, its parent's.
+    fn lost_by_rules(
+        &self,
+        position: &Position,
+        via: Option<Step>,
+        play_order_alike: bool,
+    ) -> Option<Finding> {
         if self
             .dead_ends
             .as_ref()
             .is_some_and(|d| d.lost(self.rules, position))
         {
-            return Finding::LostAtEveryCut;
+            return Some(Finding::LostAtEveryCut);
         }
         if self.endgame.as_ref().is_some_and(|endgame| {
             endgame
                 .borrow_mut()
                 .lost(self.rules, self.dead_ends.as_ref(), position, self.nodes)
         }) {
-            return Finding::LostAtItsCut;
+            return Some(Finding::LostAtItsCut);
+        }
+        // A run moved between piles leaves the order of play's verdict as it was (see
+        // `PlayOrder::finds_alike_after`): Chameleon deal 161's full search judged most of its positions so.
+        if play_order_alike {
+            self.play_order_found_open();
+            return Some(Finding::Open);
         }
         // Leaving the rule out at a position only searches more. It is worked out at the root and where a move put
         // a card on a tableau pile: a move that only sends a card up, or turns the stock, holds no card over
@@ -1227,11 +1251,7 @@ impl<'a> Search<'a> {
                 .play_order
                 .is_some_and(|rule| rule.counts_spaces());
         let worked_out = counted || via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)));
-        if worked_out {
-            self.play_order_lost(position)
-        } else {
-            Finding::Open
-        }
+        worked_out.then(|| self.play_order_lost(position))
     }
 
     /// Puts `position`, its state met before at the cuts `met`, at `depth` with all its steps, in the order they
@@ -1260,6 +1280,7 @@ impl<'a> Search<'a> {
                 number: 0,
                 low: 0,
                 buried_beyond: u16::MAX,
+                play_order_open: false,
             });
         }
         let tried = match (via, depth.checked_sub(1)) {
@@ -1275,8 +1296,21 @@ impl<'a> Search<'a> {
             }
             _ => u16::MAX,
         };
+        // A run moved between piles from a position the order-of-play rule found open leaves it open.
+        let play_order_alike = match (via, depth.checked_sub(1), self.pruning.play_order) {
+            (Some(step), Some(below), Some(rule)) => {
+                let parent = &frames[below];
+                parent.play_order_open
+                    && step.draws == 0
+                    && step.turned == 0
+                    && !step.relaxed
+                    && rule.finds_alike_after(&parent.position, step.mv, &self.play_order_tables)
+            }
+            _ => false,
+        };
         let frame = &mut frames[depth];
         frame.position = position;
+        frame.play_order_open = false;
         frame.next = 0;
         frame.via = via;
         frame.steps.clear();
@@ -1288,10 +1322,11 @@ impl<'a> Search<'a> {
         // every cut covers every cut since; one lost at this cut alone, or not lost, is searched at the other cuts
         // it is met at, without them.
         if met == NOT_MET {
-            match self.lost_by_rules(&position, via) {
-                Finding::LostAtEveryCut => return true,
-                Finding::LostAtItsCut => return false,
-                Finding::Open => {}
+            match self.lost_by_rules(&position, via, play_order_alike) {
+                Some(Finding::LostAtEveryCut) => return true,
+                Some(Finding::LostAtItsCut) => return false,
+                Some(Finding::Open) => frame.play_order_open = true,
+                None => {}
             }
         }
         let safe = match self.relaxation {
@@ -2092,6 +2127,56 @@ mod tests {
             // Foster's, where a card laid on a pile's bottom card may move on.
             assert!(more >= least, "{name}: only {more} positions more");
         }
+    }
+
+    /// The order-of-play rule finds the position after a run moved between piles what it finds of the position
+    /// before, wherever `PlayOrder::finds_alike_after` says so (the search then takes the parent's verdict): at
+    /// every such move from positions of random walks through every built-in game and the reduced packs of the
+    /// relaxed games, with the facts by card and by the laxer relaxed game's classes. It fails when a run that
+    /// empties its pile is let in.
+    #[test]
+    fn a_run_moved_between_piles_leaves_the_order_of_plays_verdict() {
+        let games = patience_core::builtin::games()
+            .iter()
+            .cloned()
+            .chain(RELAXED_FIXTURES.map(reduced));
+        let (mut alike, mut lost) = (0, 0);
+        for rules in games {
+            let Some(rule) = PlayOrder::for_rules(&rules) else {
+                continue;
+            };
+            for deal in 1..=30 {
+                let root = Position::deal(&rules, deal).expect("a deal");
+                let mates = Relaxation::for_root(&rules, &root)
+                    .map(|relaxation| relaxation.class_mates(rules.pack.ranks));
+                for moves in (0..=120).step_by(6) {
+                    let parent = random_walk(&rules, &root, moves, deal * 1000 + moves as u64);
+                    for mates in [None, mates.as_ref()] {
+                        let by_base = ByBase::default();
+                        let found = rule.judge(&rules, &parent, mates, &by_base);
+                        for mv in parent.legal_moves(&rules) {
+                            if !rule.finds_alike_after(&parent, mv, &by_base) {
+                                continue;
+                            }
+                            let mut child = parent;
+                            child.apply(&rules, mv);
+                            assert_eq!(
+                                rule.judge(&rules, &child, mates, &by_base),
+                                found,
+                                "{} deal {deal}, {moves} random moves, then {mv}",
+                                rules.id
+                            );
+                            alike += 1;
+                            lost += usize::from(found != Finding::Open);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            alike >= 5_000 && lost >= 200,
+            "{alike} moves checked, {lost} of them from lost positions"
+        );
     }
 
     /// The position `moves` random legal moves into a game from `position`, fewer if play sticks; `seed` picks
