@@ -401,28 +401,41 @@ impl DeadEnds {
         self.judge_on_trial(rules, position, false) != DeadEnd::Open
     }
 
-    /// What the rule finds of `position`, counted in its trial (and found open once the trial drops it) where
-    /// `trial` says.
-    fn judge_on_trial(&self, rules: &RuleSet, position: &Position, trial: bool) -> DeadEnd {
-        if position.choice_pending() {
-            return DeadEnd::Open;
+    /// Counts in the trial a lookup of `position`'s layer that the search need not make: the layer of a position
+    /// it found open, which a move of a run between tableau piles only laid out otherwise (see `OpenByRules` in
+    /// `crate::search`). So the trial ends where it would have.
+    pub(crate) fn count_a_layer_met_again(&self, rules: &RuleSet, position: &Position) {
+        if self.looks_at(rules, position).is_some() && !self.dropped() {
+            self.looked_up.set(self.looked_up.get() + 1);
         }
-        let Some(base) = position.base_rank() else {
-            return DeadEnd::Open;
-        };
-        let Some(groups) = self.groups[base.index() as usize]
+    }
+
+    /// Where the rule looks at `position` at all: the groups of its base rank, whether its waste is a stack (the
+    /// first, second and fourth conditions), and whether the third condition is worked out.
+    fn looks_at(&self, rules: &RuleSet, position: &Position) -> Option<(&Groups, bool, bool)> {
+        if position.choice_pending() {
+            return None;
+        }
+        let base = position.base_rank()?;
+        let groups = self.groups[base.index() as usize]
             .get_or_init(|| Groups::new(rules, position, self.bottoms_fixed))
-            .as_ref()
-        else {
-            return DeadEnd::Open;
-        };
+            .as_ref()?;
         let waste_stack = position.redeals_left() == Some(0) && position.len(Pile::Waste) >= 2;
         // The third condition is worked out only where every group is a single card (building in suit): where
         // groups share, the stock and the waste hold cards of every group to bridge runs with, and it found no
         // position lost in the searches of Chameleon deals 6, 13 and 36, nor in the first thousand layers of
         // Canfield deal 43 and any-run Canfield deal 7, while it cost the searches time.
         let overfill = !groups.shared && reserve_cards(position) != 0;
-        if !(waste_stack || overfill) || (trial && self.dropped()) {
+        (waste_stack || overfill).then_some((groups, waste_stack, overfill))
+    }
+
+    /// What the rule finds of `position`, counted in its trial (and found open once the trial drops it) where
+    /// `trial` says.
+    fn judge_on_trial(&self, rules: &RuleSet, position: &Position, trial: bool) -> DeadEnd {
+        let Some((groups, waste_stack, overfill)) = self.looks_at(rules, position) else {
+            return DeadEnd::Open;
+        };
+        if trial && self.dropped() {
             return DeadEnd::Open;
         }
         let (looked_up, worked_out) = (self.looked_up.get(), self.worked_out.get());

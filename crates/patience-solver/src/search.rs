@@ -729,8 +729,19 @@ struct Frame {
     /// stock and the waste as they were. The steps that turn it more are left out. `u16::MAX` where none is
     /// known.
     buried_beyond: u16,
-    /// Whether the order-of-play rule finds the position open, worked out or known from its parent's.
-    play_order_open: bool,
+    /// What the rules found open at the position, worked out or known from its parent's.
+    open: OpenByRules,
+}
+
+/// The rules that prove positions lost without a search that found a position open (worked out, or known from its
+/// parent's). A run moved between two tableau piles that leaves a card under it keeps the dead-end rule's layer
+/// (the tableau holds the same cards on the same bottom cards, and the stock, the waste, the reserve and the
+/// foundations are as they were), and, where no card is held, the order-of-play rule's verdict (see
+/// `PlayOrder::finds_alike_after`): so the child such a move leads to is open wherever its parent was.
+#[derive(Debug, Clone, Copy, Default)]
+struct OpenByRules {
+    dead_ends: bool,
+    play_order: bool,
 }
 
 /// Why the search stops while it enters a position.
@@ -1208,34 +1219,36 @@ impl<'a> Search<'a> {
     /// the cut (see [`crate::play_order`]): a position it finds lost there is lost at every cut where it is lost
     /// with every card of the stock and the waste free, which does not look at the cut; else at its own, and at
     /// the cuts its draws reach. A state that it finds open at one cut it may find lost at another, which the
-    /// search then searches without the rules: leaving a rule out only searches more. `None` where neither
-    /// proves it lost and the order of play was not worked out; `play_order_alike` where its verdict is known to
-    /// be open, its parent's.
+    /// search then searches without the rules: leaving a rule out only searches more. Where neither proves it
+    /// lost, which of them found it open: `as_parent`, what is known open from its parent's, is taken as found
+    /// (Chameleon deal 161's full search judged most of its positions so).
     fn lost_by_rules(
         &self,
         position: &Position,
         via: Option<Step>,
-        play_order_alike: bool,
-    ) -> Option<Finding> {
-        if self
-            .dead_ends
-            .as_ref()
-            .is_some_and(|d| d.lost(self.rules, position))
-        {
-            return Some(Finding::LostAtEveryCut);
+        as_parent: OpenByRules,
+    ) -> Result<OpenByRules, Finding> {
+        if let Some(rule) = &self.dead_ends {
+            if as_parent.dead_ends {
+                rule.count_a_layer_met_again(self.rules, position);
+            } else if rule.lost(self.rules, position) {
+                return Err(Finding::LostAtEveryCut);
+            }
         }
         if self.endgame.as_ref().is_some_and(|endgame| {
             endgame
                 .borrow_mut()
                 .lost(self.rules, self.dead_ends.as_ref(), position, self.nodes)
         }) {
-            return Some(Finding::LostAtItsCut);
+            return Err(Finding::LostAtItsCut);
         }
-        // A run moved between piles leaves the order of play's verdict as it was (see
-        // `PlayOrder::finds_alike_after`): Chameleon deal 161's full search judged most of its positions so.
-        if play_order_alike {
+        let open = |play_order| OpenByRules {
+            dead_ends: true,
+            play_order,
+        };
+        if as_parent.play_order {
             self.play_order_found_open();
-            return Some(Finding::Open);
+            return Ok(open(true));
         }
         // Leaving the rule out at a position only searches more. It is worked out at the root and where a move put
         // a card on a tableau pile: a move that only sends a card up, or turns the stock, holds no card over
@@ -1251,7 +1264,13 @@ impl<'a> Search<'a> {
                 .play_order
                 .is_some_and(|rule| rule.counts_spaces());
         let worked_out = counted || via.is_none_or(|step| matches!(step.mv.to, Pile::Tableau(_)));
-        worked_out.then(|| self.play_order_lost(position))
+        if !worked_out {
+            return Ok(open(false));
+        }
+        match self.play_order_lost(position) {
+            Finding::Open => Ok(open(true)),
+            lost => Err(lost),
+        }
     }
 
     /// Puts `position`, its state met before at the cuts `met`, at `depth` with all its steps, in the order they
@@ -1280,7 +1299,7 @@ impl<'a> Search<'a> {
                 number: 0,
                 low: 0,
                 buried_beyond: u16::MAX,
-                play_order_open: false,
+                open: OpenByRules::default(),
             });
         }
         let tried = match (via, depth.checked_sub(1)) {
@@ -1296,21 +1315,29 @@ impl<'a> Search<'a> {
             }
             _ => u16::MAX,
         };
-        // A run moved between piles from a position the order-of-play rule found open leaves it open.
-        let play_order_alike = match (via, depth.checked_sub(1), self.pruning.play_order) {
-            (Some(step), Some(below), Some(rule)) => {
+        // A run moved between piles from a position the rules found open leaves it open (see `OpenByRules`).
+        let as_parent = match (via, depth.checked_sub(1)) {
+            (Some(step), Some(below)) if step.draws == 0 && step.turned == 0 && !step.relaxed => {
                 let parent = &frames[below];
-                parent.play_order_open
-                    && step.draws == 0
-                    && step.turned == 0
-                    && !step.relaxed
-                    && rule.finds_alike_after(&parent.position, step.mv, &self.play_order_tables)
+                let within = moves_within_the_layouts(&parent.position, step.mv);
+                OpenByRules {
+                    dead_ends: within && parent.open.dead_ends,
+                    play_order: within
+                        && parent.open.play_order
+                        && self.pruning.play_order.is_some_and(|rule| {
+                            rule.finds_alike_after(
+                                &parent.position,
+                                step.mv,
+                                &self.play_order_tables,
+                            )
+                        }),
+                }
             }
-            _ => false,
+            _ => OpenByRules::default(),
         };
         let frame = &mut frames[depth];
         frame.position = position;
-        frame.play_order_open = false;
+        frame.open = OpenByRules::default();
         frame.next = 0;
         frame.via = via;
         frame.steps.clear();
@@ -1322,11 +1349,10 @@ impl<'a> Search<'a> {
         // every cut covers every cut since; one lost at this cut alone, or not lost, is searched at the other cuts
         // it is met at, without them.
         if met == NOT_MET {
-            match self.lost_by_rules(&position, via, play_order_alike) {
-                Some(Finding::LostAtEveryCut) => return true,
-                Some(Finding::LostAtItsCut) => return false,
-                Some(Finding::Open) => frame.play_order_open = true,
-                None => {}
+            match self.lost_by_rules(&position, via, as_parent) {
+                Ok(open) => frame.open = open,
+                Err(Finding::LostAtEveryCut) => return true,
+                Err(_) => return false,
             }
         }
         let safe = match self.relaxation {
