@@ -283,15 +283,16 @@ impl PlayOrder {
     }
 
     /// Whether the rule finds the position after the legal move `mv` from `parent` what it finds of `parent` (the
-    /// rule's tables for `parent`'s base rank already made): where no card is held, `mv` moves a run between two tableau piles
-    /// and leaves a card under it, `c`, on which the run's bottom card `b` may be built. The facts of the two
-    /// positions differ only in what `b` lies on: `c` in `parent`, the target's top card `t` after the move. In
-    /// `parent`, `t` is at the top of its pile and takes `b`, so `b` may leave `c`, and `c` may be at the top;
-    /// after the move `c` is at the top and takes `b`, so `b` may leave `t`, and `t` may be at the top. Either
-    /// way `b` may leave and `c` and `t` may both be at the top, and every other fact is drawn from the same
-    /// cards lying on the same cards, the same bottom cards and spaces: the facts added until none is are the
-    /// same, and so is what they decide. Where cards are held the move leaves `parent`'s held cards as they
-    /// were, but the rule reads what a card is laid on (see "What a card never lies on"), so it is not said so.
+    /// rule's tables for `parent`'s base rank already made): where no card is held, `mv` moves a run between two
+    /// tableau piles and leaves a card under it, `c`, on which the run's bottom card `b` may be built. The facts
+    /// of the two positions differ only in what `b` lies on: `c` in `parent`, the target's top card `t` after the
+    /// move. In `parent`, `t` is at the top of its pile and takes `b`, so `b` may leave `c`, and `c` may be at the
+    /// top; after the move `c` is at the top and takes `b`, so `b` may leave `t`, and `t` may be at the top.
+    /// Either way `b` may leave and `c` and `t` may both be at the top, and every other fact is drawn from the
+    /// same cards lying on the same cards, the same bottom cards and spaces: the facts added until none is are the
+    /// same, and so is what they decide. Where cards are held (a top card moving alone from a pile of `k` cards
+    /// where only whole piles move otherwise), the facts also read which cards lie on held ones (see "What a card
+    /// never lies on"), which such a move changes: there it is not said.
     pub(crate) fn finds_alike_after(&self, parent: &Position, mv: Move, by_base: &ByBase) -> bool {
         let (Pile::Tableau(_), Pile::Tableau(_)) = (mv.from, mv.to) else {
             return false;
