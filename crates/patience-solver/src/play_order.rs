@@ -283,30 +283,28 @@ impl PlayOrder {
     }
 
     /// Whether the rule finds the position after the legal move `mv` from `parent` what it finds of `parent` (the
-    /// rule's tables for `parent`'s base rank already made): where no card is held, `mv` moves a run between two
-    /// tableau piles and leaves a card under it, `c`, on which the run's bottom card `b` may be built. The facts
-    /// of the two positions differ only in what `b` lies on: `c` in `parent`, the target's top card `t` after the
-    /// move. In `parent`, `t` is at the top of its pile and takes `b`, so `b` may leave `c`, and `c` may be at the
-    /// top; after the move `c` is at the top and takes `b`, so `b` may leave `t`, and `t` may be at the top.
-    /// Either way `b` may leave and `c` and `t` may both be at the top, and every other fact is drawn from the
-    /// same cards lying on the same cards, the same bottom cards and spaces: the facts added until none is are the
-    /// same, and so is what they decide. Where cards are held (a top card moving alone from a pile of `k` cards
-    /// where only whole piles move otherwise), the facts also read which cards lie on held ones (see "What a card
-    /// never lies on"), which such a move changes: there it is not said.
+    /// rule's tables for `parent`'s base rank already made), where `mv` moves a run between two tableau piles and
+    /// leaves a card under it (the search's `moves_within_the_layouts`): so where no card is held and the run's
+    /// bottom card `b` may be built on that card, `c`. The facts of the two positions differ only in what `b` lies
+    /// on: `c` in `parent`, the target's top card `t` after the move. In `parent`, `t` is at the top of its pile
+    /// and takes `b`, so `b` may leave `c`, and `c` may be at the top; after the move `c` is at the top and takes
+    /// `b`, so `b` may leave `t`, and `t` may be at the top. Either way `b` may leave and `c` and `t` may both be
+    /// at the top, and every other fact is drawn from the same cards lying on the same cards, the same bottom cards
+    /// and spaces: the facts added until none is are the same, and so is what they decide. Where cards are held
+    /// (a top card moving alone from a pile of `k` cards where only whole piles move otherwise), the facts also
+    /// read which cards lie on held ones (see "What a card never lies on"), which such a move changes: there it
+    /// is not said.
     pub(crate) fn finds_alike_after(&self, parent: &Position, mv: Move, by_base: &ByBase) -> bool {
-        let (Pile::Tableau(_), Pile::Tableau(_)) = (mv.from, mv.to) else {
-            return false;
-        };
-        let (from, count) = (parent.pile(mv.from), usize::from(mv.count));
-        if self.held_from.is_some() || from.len() <= count || parent.pile(mv.to).is_empty() {
-            return false;
-        }
-        let (under, bottom) = (from[from.len() - count - 1], from[from.len() - count]);
-        parent.base_rank().is_some_and(|base| {
-            by_base.tables[usize::from(base.index())]
-                .get()
-                .is_some_and(|tables| tables.built_on[usize::from(under)] >> bottom & 1 == 1)
-        })
+        let from = parent.pile(mv.from);
+        let at = from.len() - usize::from(mv.count);
+        self.held_from.is_none()
+            && parent.base_rank().is_some_and(|base| {
+                by_base.tables[usize::from(base.index())]
+                    .get()
+                    .is_some_and(|tables| {
+                        tables.built_on[usize::from(from[at - 1])] >> from[at] & 1 == 1
+                    })
+            })
     }
 
     /// Whether only whole piles move, so that every card but those at the bottom of a pile is held wherever the

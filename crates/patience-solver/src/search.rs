@@ -2156,10 +2156,10 @@ mod tests {
     }
 
     /// The order-of-play rule finds the position after a run moved between piles what it finds of the position
-    /// before, wherever `PlayOrder::finds_alike_after` says so (the search then takes the parent's verdict): at
-    /// every such move from positions of random walks through every built-in game and the reduced packs of the
-    /// relaxed games, with the facts by card and by the laxer relaxed game's classes. It fails when a run that
-    /// empties its pile is let in.
+    /// before, wherever the search takes the parent's verdict (`PlayOrder::finds_alike_after` after a move within
+    /// the layouts): at every such move from positions of random walks through every built-in game and the
+    /// reduced packs of the relaxed games, with the facts by card and by the laxer relaxed game's classes. It
+    /// fails when a run that empties its pile is let in.
     #[test]
     fn a_run_moved_between_piles_leaves_the_order_of_plays_verdict() {
         let games = patience_core::builtin::games()
@@ -2181,7 +2181,9 @@ mod tests {
                         let by_base = ByBase::default();
                         let found = rule.judge(&rules, &parent, mates, &by_base);
                         for mv in parent.legal_moves(&rules) {
-                            if !rule.finds_alike_after(&parent, mv, &by_base) {
+                            if !(moves_within_the_layouts(&parent, mv)
+                                && rule.finds_alike_after(&parent, mv, &by_base))
+                            {
                                 continue;
                             }
                             let mut child = parent;
