@@ -45,8 +45,9 @@ const BEAM_SHARE_WHERE_MOVES_UNDO: u64 = 2;
 /// ninth of the nodes of every proof. Chameleon deals 1..400 at 60 s a deal (one thread, 512 MiB): the same 124 won,
 /// 269 lost and 7 unknown, the lost deals in 438.5 s against 485.2 s and the won in 300.4 s against 320.0 s, though
 /// some wins the beams found come later (deal 163 in 20.1 s against 4.6 s); one node in 16 took 1,164 s in all against
-/// 1,159 s for one in 32 and 1,225 s for one in eight. Solo Canfield deals 1..1000: the same 753 won and 247 lost, in
-/// 244.0 s against 256.9 s.
+/// 1,159 s for one in 32 and 1,225 s for one in eight. On deals 401..600, which the choice had not seen, the same 64
+/// won, 129 lost and 7 unknown, in 805 s against 803 s: the lost deals in 214.8 s against 224.9 s, the won in 170.2 s
+/// against 158.3 s. Solo Canfield deals 1..1000: the same 753 won and 247 lost, in 244.0 s against 256.9 s.
 const BEAM_SHARE_BESIDE_RELAXED_PASSES: u64 = 32;
 
 /// The beams' share (see [`BEAM_SHARE`]) of the passes before the full search under `rules`, until relaxed passes
