@@ -39,29 +39,15 @@ const BEAM_SHARE: u64 = 8;
 /// 770 of them left undecided with all of them, its relaxed passes starved of the nodes they win it with.
 const BEAM_SHARE_WHERE_MOVES_UNDO: u64 = 2;
 
-/// The beams' share (see [`BEAM_SHARE`]) beside the relaxed passes where the tableau's moves cannot all be undone (see
-/// [`share_before_the_full_search`]): one node in 32 of theirs. There the relaxed passes prove the losses, and the
-/// beams win few deals beside them (of Chameleon's deals 1..100 won at 60 s a deal, 3 of 34, session 62), but took a
-/// ninth of the nodes of every proof. Chameleon deals 1..400 at 60 s a deal (one thread, 512 MiB): the same 124 won,
-/// 269 lost and 7 unknown, the lost deals in 438.5 s against 485.2 s and the won in 300.4 s against 320.0 s, though
-/// some wins the beams found come later (deal 163 in 20.1 s against 4.6 s); one node in 16 took 1,164 s in all against
-/// 1,159 s for one in 32 and 1,225 s for one in eight. On deals 401..600, which the choice had not seen, the same 64
-/// won, 129 lost and 7 unknown, in 805 s against 803 s: the lost deals in 214.8 s against 224.9 s, the won in 170.2 s
-/// against 158.3 s. Solo Canfield deals 1..1000: the same 753 won and 247 lost, in 244.0 s against 256.9 s.
-const BEAM_SHARE_BESIDE_RELAXED_PASSES: u64 = 32;
-
 /// The beams' share (see [`BEAM_SHARE`]) of the passes before the full search under `rules`, until relaxed passes
-/// (if `relaxed` passes are searched) have run and proved nothing. Where every move between tableau piles can be
-/// undone (see [`tableau_moves_undo`]), the relaxed games seldom have a loss to prove, and the beams, which find
-/// most of those games' slow wins, get half the nodes ([`BEAM_SHARE_WHERE_MOVES_UNDO`]). Elsewhere the relaxed
-/// passes prove the losses, and need the nodes: one node in two for the beams left Chameleon deals 1..400 with 106
-/// proved lost at 500,000 nodes a deal, against 123; they get one in 32
-/// ([`BEAM_SHARE_BESIDE_RELAXED_PASSES`]). Where no relaxed pass runs, one in eight.
-pub(crate) fn share_before_the_full_search(rules: &RuleSet, relaxed: bool) -> u64 {
+/// have run and proved nothing. Where every move between tableau piles can be undone (see
+/// [`tableau_moves_undo`]), the relaxed games seldom have a loss to prove, and the beams, which find most of those
+/// games' slow wins, get half the nodes ([`BEAM_SHARE_WHERE_MOVES_UNDO`]). Elsewhere the relaxed passes prove the
+/// losses, and need the nodes: one node in two for the beams left Chameleon deals 1..400 with 106 proved lost at
+/// 500,000 nodes a deal, against 123.
+pub(crate) fn share_before_the_full_search(rules: &RuleSet) -> u64 {
     if tableau_moves_undo(rules) {
         BEAM_SHARE_WHERE_MOVES_UNDO
-    } else if relaxed {
-        BEAM_SHARE_BESIDE_RELAXED_PASSES
     } else {
         BEAM_SHARE
     }
@@ -625,7 +611,7 @@ mod tests {
     }
 
     #[test]
-    fn the_beams_share_of_the_passes_before_the_full_search_follows_the_rules() {
+    fn the_beams_get_half_the_nodes_where_every_tableau_move_can_be_undone() {
         for (game, share) in [
             ("four-seasons", BEAM_SHARE_WHERE_MOVES_UNDO),
             ("florentine", BEAM_SHARE_WHERE_MOVES_UNDO),
@@ -637,21 +623,11 @@ mod tests {
             ("fortunes-favor", BEAM_SHARE),
         ] {
             let rules = builtin::rules(game).expect("a built-in game");
-            assert_eq!(share_before_the_full_search(&rules, false), share, "{game}");
-            let beside_relaxed = if share == BEAM_SHARE {
-                BEAM_SHARE_BESIDE_RELAXED_PASSES
-            } else {
-                share
-            };
-            assert_eq!(
-                share_before_the_full_search(&rules, true),
-                beside_relaxed,
-                "{game}"
-            );
+            assert_eq!(share_before_the_full_search(&rules), share, "{game}");
         }
         let mut rules = builtin::rules("four-seasons").expect("a built-in game");
         rules.tableau.moves = Moves::WholePile;
-        assert_eq!(share_before_the_full_search(&rules, false), BEAM_SHARE);
+        assert_eq!(share_before_the_full_search(&rules), BEAM_SHARE);
     }
 
     /// Where every tableau move can be undone, the beams take every node before the full search past
@@ -668,7 +644,7 @@ mod tests {
             assert_eq!(alone_before_the_full_search_from(&rules), from, "{game}");
             let deal = Position::deal(&rules, 1).expect("a deal");
             let mut beam = beam_for(&rules, &deal, 1 << 20);
-            beam.share = share_before_the_full_search(&rules, false);
+            beam.share = share_before_the_full_search(&rules);
             beam.alone_from = from;
             let share = 4096 / beam.share;
             let start = BEAMS_ALONE_AFTER_WHERE_MOVES_UNDO;

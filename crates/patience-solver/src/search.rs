@@ -223,7 +223,7 @@ fn run<'a>(
         ..*limits
     };
     if let Some(beam) = &mut beam {
-        beam.share = share_before_the_full_search(rules, laxer.is_some());
+        beam.share = share_before_the_full_search(rules);
         beam.alone_from = alone_before_the_full_search_from(rules);
         // The relaxed passes first: measured the other way round, deals 1..200 of any-run Canfield at 6 s a deal
         // gave 133 won, 58 lost, 9 unknown and 0.369 s a deal, against 133, 62, 5 and 0.279 s. The laxer relaxed
