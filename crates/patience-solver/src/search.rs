@@ -2019,8 +2019,7 @@ mod tests {
             let tables = ByBase::default();
             for deal in 1..=100 {
                 let root = Position::deal(rules, deal).expect("a deal");
-                let mates =
-                    Relaxation::for_root(rules, &root).map(|r| r.class_mates(rules.pack.ranks));
+                let mates = laxer_class_mates(rules, &root);
                 let rule = PlayOrder::for_rules(rules);
                 let verdicts = |position: &Position| {
                     let by_card = rule.is_some_and(|rule| {
@@ -2097,8 +2096,7 @@ mod tests {
             let (tables, mut by_count) = (ByBase::default(), 0);
             for deal in 1..=150 {
                 let root = Position::deal(&rules, deal).expect("a deal");
-                let mates = Relaxation::for_root(&rules, &root)
-                    .map(|relaxation| relaxation.class_mates(rules.pack.ranks));
+                let mates = laxer_class_mates(&rules, &root);
                 for moves in (2..=60).step_by(2) {
                     let position = random_walk(&rules, &root, moves, deal * 100 + moves as u64);
                     let lost = |rule: PlayOrder, mates| {
@@ -2173,8 +2171,7 @@ mod tests {
             };
             for deal in 1..=30 {
                 let root = Position::deal(&rules, deal).expect("a deal");
-                let mates = Relaxation::for_root(&rules, &root)
-                    .map(|relaxation| relaxation.class_mates(rules.pack.ranks));
+                let mates = laxer_class_mates(&rules, &root);
                 for moves in (0..=120).step_by(6) {
                     let parent = random_walk(&rules, &root, moves, deal * 1000 + moves as u64);
                     for mates in [None, mates.as_ref()] {
@@ -2205,6 +2202,11 @@ mod tests {
             alike >= 5_000 && lost >= 200,
             "{alike} moves checked, {lost} of them from lost positions"
         );
+    }
+
+    /// The cards of each card's class in the laxer relaxed game of a search from `root`, where there is one.
+    fn laxer_class_mates(rules: &RuleSet, root: &Position) -> Option<[u64; 64]> {
+        Relaxation::for_root(rules, root).map(|relaxation| relaxation.class_mates(rules.pack.ranks))
     }
 
     /// The position `moves` random legal moves into a game from `position`, fewer if play sticks; `seed` picks
