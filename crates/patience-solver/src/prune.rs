@@ -53,6 +53,27 @@
 //! Measured on Canfield (any run), one thread: deal 7 is proved lost in 17.5 million nodes (21.9 million when
 //! (4) asked for every card built on `c` to be on the foundations already), deal 101 in 50.5 million (67.8).
 //!
+//! # A safe card in the stock
+//! Where the stock turns up, `j` turns from a position `P`, a card `c` whose move from the waste to its foundation
+//! is safe there (the conditions above, the waste's top card being a source they allow), the search takes that
+//! step, and no step that turns the stock more than `j` times, nor any other step after `j` turns.
+//!
+//! Proof. Call `P_j` the position `P` turned `j` times: draws and redeals alone lead there, and every step left out
+//! is a step from `P_j` (turn the stock on, then move), since the turns from `P` come in one order. The proof above
+//! shows that a winning line `L` from `P_j` gives a winning line `L'` from `P_j` with `c` on its foundation, which
+//! is where the step taken leads: `L'` is `L` less the moves of `c` and of the cards set aside with it, and the
+//! others changed only in what they move, so `L'` is shorter than `L` by `c`'s move at least (`L` wins, so it moves
+//! `c`). So where a step left out leads to a position that wins, the step taken leads to one that wins in fewer
+//! moves than `P` does, turns counted as moves: the search finds a win wherever it did, and every position that
+//! wins keeps a step to one that wins sooner, which is what [`crate::lost`] needs of a pass that marks positions
+//! lost, as the safe moves above do. It is the safe move of `P_j` made a step of `P`, where the stock macro-moves
+//! skip `P_j` itself.
+//!
+//! Storehouse, which builds in suit, so that every card its foundations may take from the waste is safe, proves
+//! its lost deals in a sixteenth of the nodes (deals 1..10000 at 500,000 nodes a deal: every deal decided in 3.7
+//! million nodes in all, against 59.1 million and 18 deals undecided); in the games built on regardless of suit
+//! few cards are safe before the end, and their searches change by a few nodes.
+//!
 //! # Dead ends
 //! A position whose waste holds a card the foundations need under more cards than the tableau can hold is lost,
 //! and searched no further: the rule and its proof are in [`crate::dead_end`].
@@ -195,28 +216,37 @@ impl Pruning {
         position: &Position,
         alone: impl Fn(Card) -> bool,
     ) -> Option<Move> {
+        let tableau = (0..position.tableau_piles() as u8).map(Pile::Tableau);
+        let reserve = (0..position.reserve_piles() as u8).map(Pile::Reserve);
+        tableau
+            .chain(reserve)
+            .chain([Pile::Waste])
+            .find_map(|from| self.safe_move_from(rules, position, from, &alone))
+    }
+
+    /// The move of `from`'s top card to its foundation, if it is safe to make at once and `alone` holds for the
+    /// card (see [`Pruning::safe_move_of_cards_alone`]).
+    pub(crate) fn safe_move_from(
+        &self,
+        rules: &RuleSet,
+        position: &Position,
+        from: Pile,
+        alone: &impl Fn(Card) -> bool,
+    ) -> Option<Move> {
         if !self.safe_foundation_moves || position.choice_pending() {
             return None;
         }
-        let tableau = (0..position.tableau_piles() as u8).map(Pile::Tableau);
-        let reserve_piles = if self.forced_fills {
-            0
-        } else {
-            position.reserve_piles() as u8
+        let source_allowed = match from {
+            Pile::Tableau(_) => position.len(from) >= if self.forced_fills { 2 } else { 1 },
+            Pile::Reserve(_) => !self.forced_fills,
+            Pile::Waste => self.safe_from_the_waste,
+            _ => false,
         };
-        let reserve = (0..reserve_piles).map(Pile::Reserve);
-        let waste = self.safe_from_the_waste.then_some(Pile::Waste);
-        let least = if self.forced_fills { 2 } else { 1 };
-        tableau.chain(reserve).chain(waste).find_map(|from| {
-            if matches!(from, Pile::Tableau(_)) && position.len(from) < least {
-                return None;
-            }
-            let card = position.top(from)?;
-            (position.foundation_next(card.suit()) == Some(card)
-                && alone(card)
-                && never_needed_under(rules, position, card, MOST_LINKS, &alone))
-            .then(|| Move::new(from, Pile::Foundation(card.suit() as u8), 1))
-        })
+        let card = position.top(from).filter(|_| source_allowed)?;
+        (position.foundation_next(card.suit()) == Some(card)
+            && alone(card)
+            && never_needed_under(rules, position, card, MOST_LINKS, alone))
+        .then(|| Move::new(from, Pile::Foundation(card.suit() as u8), 1))
     }
 }
 

@@ -1273,6 +1273,31 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// A move to the foundations safe to make at once from `position`, in the game this search plays: of `from`'s
+    /// top card, or of any pile's where `from` is `None`.
+    fn safe_move(&self, position: &Position, from: Option<Pile>) -> Option<Move> {
+        // In the laxer relaxed game, of cards whose class holds no other card off the foundations (see
+        // `crate::relax`): deals 7, 101 and 18 of any-run Canfield are proved lost in 21, 25 and 14 % fewer nodes.
+        let alone = |card| {
+            self.relaxation
+                .is_none_or(|relaxation| relaxation.alone_in_class(position, card))
+        };
+        if self
+            .relaxation
+            .is_some_and(|relaxation| relaxation.next() != NextCard::AnyOfItsClass)
+        {
+            return None;
+        }
+        match from {
+            Some(from) => self
+                .pruning
+                .safe_move_from(self.rules, position, from, &alone),
+            None => self
+                .pruning
+                .safe_move_of_cards_alone(self.rules, position, alone),
+        }
+    }
+
     /// Puts `position`, its state met before at the cuts `met`, at `depth` with all its steps, in the order they
     /// are searched: none where the rules prove it lost (worked out only where its state is met first, see
     /// [`Search::lost_by_rules`]), and then `true` where they prove it lost at every cut; a safe move alone if
@@ -1355,18 +1380,7 @@ impl<'a> Search<'a> {
                 Err(_) => return false,
             }
         }
-        let safe = match self.relaxation {
-            None => self.pruning.safe_move(self.rules, &position),
-            // In the laxer relaxed game, of cards whose class holds no other card off the foundations (see
-            // `crate::relax`): deals 7, 101 and 18 of any-run Canfield are proved lost in 21, 25 and 14 % fewer nodes.
-            Some(relaxation) if relaxation.next() == NextCard::AnyOfItsClass => self
-                .pruning
-                .safe_move_of_cards_alone(self.rules, &position, |card| {
-                    relaxation.alone_in_class(&position, card)
-                }),
-            Some(_) => None,
-        };
-        if let Some(mv) = safe {
+        if let Some(mv) = self.safe_move(&position, None) {
             // A safe move tried before leads to a lost position, and so does this one, which then has no step.
             if !tried.holds(Step::now(mv)) {
                 frame.steps.push(Step::now(mv));
@@ -1440,6 +1454,14 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+        }
+        // A card the stock turns up that may go to its foundation at once covers every step that turns the stock
+        // further, and every other step from where it stands (see `crate::prune`, "A safe card in the stock").
+        let safe_turn = first_safe_turn(steps, &frame.turned, |turned| {
+            self.safe_move(turned, Some(Pile::Waste))
+        });
+        if let Some(safe) = safe_turn {
+            steps.retain(|step| step.draws < safe.draws || *step == safe);
         }
         // Only now: a relaxed step made beside a one-way move tried before (a card placed as it comes next) need not
         // lead where one from the parent did.
@@ -1580,6 +1602,28 @@ pub(crate) fn legal_steps(
     if macros {
         stock_plays(rules, position, met, steps, turned_to);
     }
+}
+
+/// Of `steps` from one position, each starting from its position in `turned`, the one that turns the stock least
+/// and then sends the waste's top card up by the move `safe` finds safe to make at once there, if any: it covers
+/// every step that turns the stock further, and every other step from where it stands (see `crate::prune`, "A
+/// safe card in the stock").
+pub(crate) fn first_safe_turn(
+    steps: &[Step],
+    turned: &[Position],
+    safe: impl Fn(&Position) -> Option<Move>,
+) -> Option<Step> {
+    steps
+        .iter()
+        .filter(|step| {
+            step.draws > 0
+                && !step.relaxed
+                && step.mv.from == Pile::Waste
+                && matches!(step.mv.to, Pile::Foundation(_))
+        })
+        .filter(|step| safe(&turned[usize::from(step.turned)]) == Some(step.mv))
+        .min_by_key(|step| step.draws)
+        .copied()
 }
 
 /// Pushes the laxer relaxed game's own moves from `position` (see [`Relaxation::raised_from_class`]) as relaxed
@@ -1795,7 +1839,7 @@ mod tests {
     }
 
     /// The reduced packs' rule files the tests here use, by name.
-    const REDUCED: [(&str, &str); 12] = [
+    const REDUCED: [(&str, &str); 14] = [
         (
             "chameleon",
             include_str!("../tests/fixtures/reduced/chameleon.toml"),
@@ -1833,6 +1877,14 @@ mod tests {
             include_str!("../tests/fixtures/reduced/superior-canfield.toml"),
         ),
         ("gate", include_str!("../tests/fixtures/reduced/gate.toml")),
+        (
+            "storehouse",
+            include_str!("../tests/fixtures/reduced/storehouse.toml"),
+        ),
+        (
+            "florentine",
+            include_str!("../tests/fixtures/reduced/florentine.toml"),
+        ),
         (
             "rainbow",
             include_str!("../tests/fixtures/reduced/rainbow.toml"),
@@ -2712,6 +2764,64 @@ mod tests {
             search.reached(&mut low, STATE, cut);
             assert_eq!((low != u64::MAX).then_some(low), reached, "{cut:?}");
         }
+    }
+
+    /// Where the stock turns up a card that may safely go to its foundation (see `crate::prune`, "A safe card in
+    /// the stock"), each step the search leaves out for it, one that turns the stock further or makes another move
+    /// where it stands, leads to a position won only where the safe step's is: checked by exhaustive searches at
+    /// positions along random walks through the reduced games that turn one card at a time. It fails when a card
+    /// that may go up, but not safely, covers the steps past it.
+    #[test]
+    fn a_safe_card_turned_up_covers_the_steps_past_it() {
+        let (mut covered, mut won) = (0, 0);
+        for name in [
+            "storehouse",
+            "chameleon",
+            "four-seasons",
+            "gate",
+            "rainbow",
+            "simplicity",
+            "florentine",
+        ] {
+            let rules = reduced(name);
+            let pruning = Pruning::for_rules(&rules);
+            let safe =
+                |turned: &Position| pruning.safe_move_from(&rules, turned, Pile::Waste, &|_| true);
+            let won_after = |step: Step, turned: &[Position]| {
+                let child = after(&rules, step, turned);
+                matches!(
+                    solve_unpruned(&rules, &child, &Limits::default()).verdict,
+                    Verdict::Won(_)
+                )
+            };
+            for deal in 1..=20 {
+                let root = Position::deal(&rules, deal).expect("a deal");
+                for moves in [0, 4, 8, 16, 24] {
+                    let position = random_walk(&rules, &root, moves, deal * 13 + moves as u64);
+                    let (steps, turned) = steps_from(&rules, position);
+                    let Some(first) = first_safe_turn(&steps, &turned, safe) else {
+                        continue;
+                    };
+                    let first_won = won_after(first, &turned);
+                    for &step in steps.iter().filter(|step| {
+                        step.draws > first.draws || (step.draws == first.draws && **step != first)
+                    }) {
+                        covered += 1;
+                        if won_after(step, &turned) {
+                            won += 1;
+                            assert!(
+                                first_won,
+                                "{name} deal {deal}, {moves} moves in: {step:?} wins, {first:?} does not"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            covered > 500 && won > 100,
+            "{covered} steps covered, {won} of them won"
+        );
     }
 
     /// The steps from `position`, with stock macro-moves where the rules allow them, and where each starts.
