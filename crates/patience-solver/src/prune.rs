@@ -65,7 +65,7 @@
 //! others changed only in what they move, so `L'` is shorter than `L` by `c`'s move at least (`L` wins, so it moves
 //! `c`). So where a step left out leads to a position that wins, the step taken leads to one that wins in fewer
 //! moves than `P` does, turns counted as moves: the search finds a win wherever it did, and every position that
-//! wins keeps a step to one that wins sooner, which is what [`crate::lost`] needs of a pass that marks positions
+//! wins keeps a step to one that wins sooner, which is what `crate::lost` needs of a pass that marks positions
 //! lost, as the safe moves above do. It is the safe move of `P_j` made a step of `P`, where the stock macro-moves
 //! skip `P_j` itself.
 //!
@@ -96,7 +96,7 @@
 //! nor any fill from them, so `m` is legal after `u` too, and `P` after `m` then `u` is `P` after `u` then `m`: a
 //! position reachable from `P` after `u`. That position was searched to the end, with no win, before `m` was tried
 //! (or the search would have ended), and it is lost: a search that ends a position with no win proves it lost
-//! unless a step it skipped led to a position still being searched below it on the path (see [`crate::lost`]),
+//! unless a step it skipped led to a position still being searched below it on the path (see `crate::lost`),
 //! and no such position is reachable from it, since each has fewer cards on the foundations, or more in the
 //! reserve, or more in the stock and the waste. So `u` from `P` after `m` leads to a lost position, and leaving it
 //! out loses no win; in a pass that marks lost positions it is a step to a settled one, which changes nothing

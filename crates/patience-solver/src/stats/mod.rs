@@ -2,7 +2,7 @@
 //! parallel ([`batch::run`]), one record a deal in a JSON-lines results file that a stopped run resumes from
 //! ([`results`]), and what the records say: win rates with conservative 95 % intervals, or estimated from a
 //! sample of the undecided deals solved again ([`interval`]; which of those records a merge may use:
-//! [`fair_sample`]), time and nodes per deal ([`summary`]).
+//! [`mod@fair_sample`]), time and nodes per deal ([`summary`]).
 
 pub mod batch;
 pub mod fair_sample;

@@ -1,11 +1,11 @@
 //! `patience play`: the full-screen terminal player (ratatui over crossterm).
 //!
 //! One idea a file: [`app`] the player's state and what each action does to it, [`background`] the background
-//! threads' low priority, [`play`] one deal in play,
+//! threads' low priority, [`mod@play`] one deal in play,
 //! [`keys`] the keys and what they mean, [`board`] where each pile goes for each layout hint, [`draw`] the
 //! drawing, [`menu`] the game menu, [`help`] the overlays, [`analysis`] the background solver behind the
 //! indicator and the hints, [`postmortem`] the analysis of a lost game, [`finder`] the search for winnable deals,
-//! [`record`] the player's record in the store (the unfinished game, finished games, results), [`bench`] the
+//! [`record`] the player's record in the store (the unfinished game, finished games, results), [`mod@bench`] the
 //! input-latency benchmark.
 
 pub mod analysis;
