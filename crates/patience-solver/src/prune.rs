@@ -224,6 +224,13 @@ impl Pruning {
             .find_map(|from| self.safe_move_from(rules, position, from, &alone))
     }
 
+    /// Whether a card on top of the waste may ever be safe to move to its foundation at once under these rules:
+    /// not with a draw of more than one card, cards that come back, or spaces filled by force from the waste or
+    /// the stock.
+    pub(crate) fn waste_may_be_safe(&self) -> bool {
+        self.safe_foundation_moves && self.safe_from_the_waste
+    }
+
     /// The move of `from`'s top card to its foundation, if it is safe to make at once and `alone` holds for the
     /// card (see [`Pruning::safe_move_of_cards_alone`]).
     pub(crate) fn safe_move_from(

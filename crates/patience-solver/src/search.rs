@@ -1459,14 +1459,13 @@ impl<'a> Search<'a> {
         // A card the stock turns up that may go to its foundation at once covers every step that turns the stock
         // further, and every other step from where it stands (see `crate::prune`, "A safe card in the stock").
         // Where no waste card can be safe (a draw of three, cards that come back), the steps need no look.
-        let waste_safe = self.pruning.safe_foundation_moves && self.pruning.safe_from_the_waste;
-        let safe_turn = waste_safe
-            .then(|| {
-                first_safe_turn(steps, &frame.turned, |turned| {
-                    self.safe_move(turned, Some(Pile::Waste))
-                })
+        let safe_turn = if self.pruning.waste_may_be_safe() {
+            first_safe_turn(steps, &frame.turned, |turned| {
+                self.safe_move(turned, Some(Pile::Waste))
             })
-            .flatten();
+        } else {
+            None
+        };
         if let Some(safe) = safe_turn {
             steps.retain(|step| step.draws < safe.draws || *step == safe);
         }
