@@ -135,17 +135,17 @@
 //!
 //! # Following the stock
 //! Where a card leaves the stock and the waste only from the top of the waste (no space is filled from the
-//! stock) and a draw turns `d > 1` cards, not every card of the stock and the waste may come to the top of the
-//! waste. Number them in the order they come up, the waste from the bottom and then the stock from the top: the
-//! card at place `i` of `n`, with `w` cards on the waste. A card leaves this order only from the top of the
-//! waste, so a draw of the pass under way turns the next `d` cards of the stock whatever left the waste before
-//! it, and ends at place `w + d - 1`, `w + 2d - 1`, ..., or at the last card; a later pass turns the cards left,
-//! from the first, and a draw ends on a card when the cards left before it number `d - 1` modulo `d`, or on the
-//! last card left. So the card at place `i` comes to the top of the waste only
+//! stock) and a draw turns `d > 1` cards, or no redeal is left, not every card of the stock and the waste may
+//! come to the top of the waste. Number them in the order they come up, the waste from the bottom and then the
+//! stock from the top: the card at place `i` of `n`, with `w` cards on the waste. A card leaves this order only
+//! from the top of the waste, so a draw of the pass under way turns the next `d` cards of the stock whatever left
+//! the waste before it, and ends at place `w + d - 1`, `w + 2d - 1`, ..., or at the last card; a later pass turns
+//! the cards left, from the first, and a draw ends on a card when the cards left before it number `d - 1` modulo
+//! `d`, or on the last card left. So the card at place `i` comes to the top of the waste only
 //! - as its top now (`i == w - 1`), or at the end of a draw of this pass (`i >= w` and `(i - w) % d == d - 1`,
 //!   or `i == n - 1`);
-//! - at the end of a draw of a later pass, once `k` cards before it have left with `(i - k) % d == d - 1`, so at
-//!   least `(i + 1) % d` of them;
+//! - at the end of a draw of a later pass, where a redeal is left, once `k` cards before it have left with
+//!   `(i - k) % d == d - 1`, so at least `(i + 1) % d` of them;
 //! - or when the card over it on the waste leaves: the next card after it among those left, so that the card at
 //!   place `i + 1` has left by then (it is that card, or it left before it).
 //!
@@ -157,6 +157,13 @@
 //! the cuts its draws take it to. Where every card of the stock and the waste is free before the facts decide
 //! anything of the reserve or of the foundations (a card that may not have come up at that point would have
 //! taken part), the facts are those of the rule with the stock free, and the position is lost at every cut.
+//!
+//! With a draw of one and a redeal left, a later pass's draws end on every card, so every card is free; with
+//! none left, the waste is a pile that gives its cards from the top, as a reserve pile does, and a card of it is
+//! free only once every card over it may have left (the third condition, card by card), while every card of the
+//! stock comes up as it is drawn. That is where the facts follow the stock in Chameleon, Four Seasons, Gate and
+//! Simplicity, and in Florentine and Storehouse once their redeals are spent. With no redeal left a search keys
+//! every position with its cut, so that a position found lost is taken as lost at its cut alone.
 //!
 //! # In a relaxed game
 //! In a relaxed game (see [`crate::relax`]) the cards of a class may change places in the tableau: positions that
@@ -217,8 +224,12 @@ pub struct PlayOrder {
     /// Whether, while the reserve (of one pile) has cards, only the reserve fills spaces.
     reserve_fills_spaces: bool,
     /// How many cards a draw turns, where a card leaves the stock and the waste only from the top of the waste
-    /// (no space is filled from the stock); else 1, which lets every card of the stock and the waste go.
+    /// (no space is filled from the stock); else 1, which lets every card of the stock and the waste go while a
+    /// redeal is left.
     draw: u8,
+    /// Whether a card leaves the stock and the waste only from the top of the waste, so that with no redeal left
+    /// the stock is followed through its last pass, whatever the draw (see "Following the stock").
+    last_pass: bool,
     /// Whether foundation cards may come back to the tableau.
     cards_come_back: bool,
     /// Whether the facts leave out a card laid on one it must go up after (see "What a card never lies on").
@@ -277,6 +288,7 @@ impl PlayOrder {
             spaces_from_tableau,
             reserve_fills_spaces,
             draw,
+            last_pass: !from_stock,
             cards_come_back: rules.foundations.cards_go_back,
             lays_apart: true,
         })
@@ -334,12 +346,29 @@ impl PlayOrder {
 
     /// The rule with every card of the stock and the waste free to go, whatever the cut.
     pub fn cut_free(self) -> PlayOrder {
-        PlayOrder { draw: 1, ..self }
+        PlayOrder {
+            draw: 1,
+            last_pass: false,
+            ..self
+        }
     }
 
-    /// Whether the rule follows which cards of the stock and the waste may come to the top of the waste.
+    /// Whether the rule follows which cards of the stock and the waste may come to the top of the waste, wherever
+    /// redeals are left.
     pub fn follows_the_stock(&self) -> bool {
         self.draw > 1
+    }
+
+    /// Whether the rule follows which cards of the stock and the waste may come to the top of the waste where no
+    /// redeal is left, whatever the draw.
+    pub fn follows_the_last_pass(&self) -> bool {
+        self.last_pass
+    }
+
+    /// Whether the rule follows which cards of the stock and the waste may come to the top of the waste in
+    /// `position`: as [`PlayOrder::follows_the_stock`] says, or in the stock's last pass.
+    fn follows_the_stock_of(&self, position: &Position) -> bool {
+        self.draw > 1 || self.last_pass && position.redeals_left() == Some(0)
     }
 
     /// Whether the rule counts spaces (see the module documentation).
@@ -382,13 +411,20 @@ impl PlayOrder {
         let reserve_len = fixpoint.reserve_left[0];
         fixpoint.settle();
         // Where every card of the stock and the waste is free once the facts first settle, before they decide
-        // anything of the reserve, the facts are those with the stock free.
-        let stock_hidden = (fixpoint.hidden != 0).then(|| fixpoint.clone());
+        // anything of the reserve, the facts are those with the stock free. With no redeal left, the search keys
+        // every position with its cut, and what is lost at its cut is all it needs.
+        let stock_hidden =
+            (fixpoint.hidden != 0).then(|| fixpoint.later_passes().then(|| fixpoint.clone()));
         if !fixpoint.reserve_lost(reserve_len) {
-            Finding::Open
-        } else if stock_hidden
-            .is_none_or(|settled| settled.with_the_stock_free().lost_from(reserve_len))
-        {
+            return Finding::Open;
+        }
+        let at_every_cut = match stock_hidden {
+            None => true,
+            Some(settled) => {
+                settled.is_some_and(|settled| settled.with_the_stock_free().lost_from(reserve_len))
+            }
+        };
+        if at_every_cut {
             Finding::LostAtEveryCut
         } else {
             Finding::LostAtItsCut
@@ -634,7 +670,7 @@ impl<'a> Fixpoint<'a> {
             left: 0,
             left_places: 0,
         };
-        if rule.draw > 1 {
+        if rule.follows_the_stock_of(position) {
             fixpoint.follow_the_stock();
         } else {
             for pile in [Pile::Stock, Pile::Waste] {
@@ -871,7 +907,7 @@ impl<'a> Fixpoint<'a> {
     }
 
     /// Leaves loose only the cards of the stock and the waste that may come to the top of the waste in the pass
-    /// under way, or in the next one if no card leaves before them.
+    /// under way, or in the next one, where a redeal is left, if no card leaves before them.
     fn follow_the_stock(&mut self) {
         let n;
         (self.order, n) = self.position.stock_order();
@@ -885,14 +921,24 @@ impl<'a> Fixpoint<'a> {
         // In the pass under way, the draws end at the places `waste + draw - 1`, `waste + 2 * draw - 1`, ...;
         // in the next, with no card gone, at `draw - 1`, `2 * draw - 1`, ...; in each, the last card ends one.
         let this_pass = every_draw[waste % draw] & !((1u64 << waste) - 1) & all;
+        let next_pass = if self.later_passes() {
+            every_draw[0] & all
+        } else {
+            0
+        };
         let top = waste.checked_sub(1).map_or(0, |top| 1u64 << top);
-        let shown = this_pass | every_draw[0] & all | top | 1u64 << (n - 1);
+        let shown = this_pass | next_pass | top | 1u64 << (n - 1);
         self.hidden = all & !shown;
         for (i, &card) in self.order[..n].iter().enumerate() {
             self.place[usize::from(card)] = i as u8;
             self.stock_cards |= 1 << card;
             self.loose |= (shown >> i & 1) << card;
         }
+    }
+
+    /// Whether the stock may be turned again after the pass under way.
+    fn later_passes(&self) -> bool {
+        self.position.redeals_left() != Some(0)
     }
 
     /// These facts with every card of the stock and the waste free to go besides. Settled from the facts before
@@ -920,10 +966,14 @@ impl<'a> Fixpoint<'a> {
             self.left_places |= 1 << self.place[card];
         }
         self.left = left;
-        let every_draw = &self.tables.every_draw;
+        let every_draw = if self.later_passes() {
+            &self.tables.every_draw[1..]
+        } else {
+            &[]
+        };
         let mut shown = self.left_places >> 1;
         let mut before = self.left_places;
-        for &ends in &every_draw[1..] {
+        for &ends in every_draw {
             if before == 0 {
                 break;
             }

@@ -6,6 +6,7 @@
 
 mod common;
 
+use patience_core::rules::Redeals;
 use patience_core::{builtin, Position, RuleSet};
 use patience_solver::play_order::PlayOrder;
 use patience_solver::{solve, Limits, Verdict};
@@ -15,7 +16,7 @@ use common::{confirm_walks, reduced, REDUCED};
 #[test]
 fn every_position_the_rule_calls_lost_is_lost() {
     confirm_on_reduced_packs(
-        |_| true,
+        |_, _| true,
         (150, (4..=80).step_by(4), 0),
         |rule, rules, position| rule.lost(rules, position),
         15,
@@ -29,7 +30,26 @@ fn every_position_the_rule_calls_lost_is_lost() {
 #[test]
 fn every_position_lost_by_following_the_stock_is_lost() {
     confirm_on_reduced_packs(
-        PlayOrder::follows_the_stock,
+        |_, rule| rule.follows_the_stock(),
+        (300, (2..=60).step_by(2), 7),
+        |rule, rules, position| {
+            rule.lost(rules, position) && !rule.cut_free().lost(rules, position)
+        },
+        50,
+    );
+}
+
+/// The same where a draw turns one card and the deal has no redeal: the rule follows the stock only where no
+/// redeal is left, the waste then a pile that gives its cards from the top, as the reserve's do. Without the
+/// cards a card leaving the waste uncovers, some are not lost.
+#[test]
+fn every_position_lost_by_following_the_stocks_last_pass_is_lost() {
+    confirm_on_reduced_packs(
+        |rules, rule| {
+            rules.stock.redeals == Redeals::Limited(0)
+                && rule.follows_the_last_pass()
+                && !rule.follows_the_stock()
+        },
         (300, (2..=60).step_by(2), 7),
         |rule, rules, position| {
             rule.lost(rules, position) && !rule.cut_free().lost(rules, position)
@@ -39,10 +59,10 @@ fn every_position_lost_by_following_the_stock_is_lost() {
 }
 
 /// Checks every position that `lost` calls lost, along walks from deals `1..=deals` of the reduced games whose
-/// rule `applies` (the walks of each deal seeded from `seed`), against the exhaustive search; and that each game
+/// rule `applies` to (the walks of each deal seeded from `seed`), against the exhaustive search; and that each game
 /// has at least `least` of them, and that there are four such games at least.
 fn confirm_on_reduced_packs(
-    applies: impl Fn(&PlayOrder) -> bool,
+    applies: impl Fn(&RuleSet, &PlayOrder) -> bool,
     (deals, walks, seed): (u64, impl Iterator<Item = usize> + Clone, u64),
     lost: impl Fn(&PlayOrder, &RuleSet, &Position) -> bool,
     least: usize,
@@ -51,7 +71,7 @@ fn confirm_on_reduced_packs(
     let mut tally = Vec::new();
     for &(id, _) in REDUCED {
         let rules = reduced(id);
-        let Some(rule) = PlayOrder::for_rules(&rules).filter(&applies) else {
+        let Some(rule) = PlayOrder::for_rules(&rules).filter(|rule| applies(&rules, rule)) else {
             continue;
         };
         let mut called_lost = 0;
