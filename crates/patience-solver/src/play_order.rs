@@ -413,17 +413,13 @@ impl PlayOrder {
         // Where every card of the stock and the waste is free once the facts first settle, before they decide
         // anything of the reserve, the facts are those with the stock free. With no redeal left, the search keys
         // every position with its cut, and what is lost at its cut is all it needs.
-        let stock_hidden =
-            (fixpoint.hidden != 0).then(|| fixpoint.later_passes().then(|| fixpoint.clone()));
+        let stock_hidden = fixpoint.hidden != 0;
+        let settled = (stock_hidden && fixpoint.later_passes()).then(|| fixpoint.clone());
         if !fixpoint.reserve_lost(reserve_len) {
             return Finding::Open;
         }
-        let at_every_cut = match stock_hidden {
-            None => true,
-            Some(settled) => {
-                settled.is_some_and(|settled| settled.with_the_stock_free().lost_from(reserve_len))
-            }
-        };
+        let at_every_cut = !stock_hidden
+            || settled.is_some_and(|settled| settled.with_the_stock_free().lost_from(reserve_len));
         if at_every_cut {
             Finding::LostAtEveryCut
         } else {
