@@ -58,6 +58,40 @@ fn every_position_lost_by_following_the_stocks_last_pass_is_lost() {
     );
 }
 
+/// The same with a draw of three where redeals run out: the reduced Canfields given one redeal, where the rule
+/// follows the stock's last pass without the draws of a later pass, at the positions with no redeal left.
+#[test]
+fn every_position_lost_in_the_last_pass_of_a_draw_of_three_is_lost() {
+    let mut failures = Vec::new();
+    for id in ["canfield", "canfield-any-run"] {
+        let mut rules = reduced(id);
+        rules.stock.redeals = Redeals::Limited(1);
+        let rule = PlayOrder::for_rules(&rules).expect("the rule applies to Canfield");
+        assert!(rule.follows_the_stock() && rule.follows_the_last_pass());
+        let mut called_lost = 0;
+        for deal in 1..=300 {
+            let start = Position::deal(&rules, deal).expect("a deal");
+            called_lost += confirm_walks(
+                (&rules, id, deal, &start),
+                (2..=60).step_by(2),
+                deal * 1000 + 11,
+                |position| {
+                    position.redeals_left() == Some(0)
+                        && rule.lost(&rules, position)
+                        && !rule.cut_free().lost(&rules, position)
+                },
+                &mut failures,
+            );
+        }
+        println!("{id} with one redeal: {called_lost} positions called lost");
+        assert!(
+            called_lost >= 50,
+            "{id}: the rule called only {called_lost} positions lost, too few to test it"
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Checks every position that `lost` calls lost, along walks from deals `1..=deals` of the reduced games whose
 /// rule `applies` to (the walks of each deal seeded from `seed`), against the exhaustive search; and that each game
 /// has at least `least` of them, and that there are four such games at least.
