@@ -32,9 +32,7 @@ fn every_position_lost_by_following_the_stock_is_lost() {
     confirm_on_reduced_packs(
         |_, rule| rule.follows_the_stock(),
         (300, (2..=60).step_by(2), 7),
-        |rule, rules, position| {
-            rule.lost(rules, position) && !rule.cut_free().lost(rules, position)
-        },
+        lost_only_by_following_the_stock,
         50,
     );
 }
@@ -51,9 +49,7 @@ fn every_position_lost_by_following_the_stocks_last_pass_is_lost() {
                 && !rule.follows_the_stock()
         },
         (300, (2..=60).step_by(2), 7),
-        |rule, rules, position| {
-            rule.lost(rules, position) && !rule.cut_free().lost(rules, position)
-        },
+        lost_only_by_following_the_stock,
         50,
     );
 }
@@ -62,40 +58,49 @@ fn every_position_lost_by_following_the_stocks_last_pass_is_lost() {
 /// follows the stock's last pass without the draws of a later pass, at the positions with no redeal left.
 #[test]
 fn every_position_lost_in_the_last_pass_of_a_draw_of_three_is_lost() {
-    let mut failures = Vec::new();
-    for id in ["canfield", "canfield-any-run"] {
+    let games = ["canfield", "canfield-any-run"].map(|id| {
         let mut rules = reduced(id);
         rules.stock.redeals = Redeals::Limited(1);
-        let rule = PlayOrder::for_rules(&rules).expect("the rule applies to Canfield");
-        assert!(rule.follows_the_stock() && rule.follows_the_last_pass());
-        let mut called_lost = 0;
-        for deal in 1..=300 {
-            let start = Position::deal(&rules, deal).expect("a deal");
-            called_lost += confirm_walks(
-                (&rules, id, deal, &start),
-                (2..=60).step_by(2),
-                deal * 1000 + 11,
-                |position| {
-                    position.redeals_left() == Some(0)
-                        && rule.lost(&rules, position)
-                        && !rule.cut_free().lost(&rules, position)
-                },
-                &mut failures,
-            );
-        }
-        println!("{id} with one redeal: {called_lost} positions called lost");
-        assert!(
-            called_lost >= 50,
-            "{id}: the rule called only {called_lost} positions lost, too few to test it"
-        );
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+        (id, rules)
+    });
+    confirm_on_games(
+        (&games, games.len()),
+        |_, rule| rule.follows_the_stock() && rule.follows_the_last_pass(),
+        (300, (2..=60).step_by(2), 11),
+        |rule, rules, position| {
+            position.redeals_left() == Some(0)
+                && lost_only_by_following_the_stock(rule, rules, position)
+        },
+        50,
+    );
 }
 
-/// Checks every position that `lost` calls lost, along walks from deals `1..=deals` of the reduced games whose
-/// rule `applies` to (the walks of each deal seeded from `seed`), against the exhaustive search; and that each game
-/// has at least `least` of them, and that there are four such games at least.
+/// Whether the rule calls `position` lost only because it follows the stock: with every card of the stock and
+/// the waste free to go, it would not.
+fn lost_only_by_following_the_stock(
+    rule: &PlayOrder,
+    rules: &RuleSet,
+    position: &Position,
+) -> bool {
+    rule.lost(rules, position) && !rule.cut_free().lost(rules, position)
+}
+
+/// [`confirm_on_games`] on the reduced games, four of them at least.
 fn confirm_on_reduced_packs(
+    applies: impl Fn(&RuleSet, &PlayOrder) -> bool,
+    walks: (u64, impl Iterator<Item = usize> + Clone, u64),
+    lost: impl Fn(&PlayOrder, &RuleSet, &Position) -> bool,
+    least: usize,
+) {
+    let games: Vec<_> = REDUCED.iter().map(|&(id, _)| (id, reduced(id))).collect();
+    confirm_on_games((&games, 4), applies, walks, lost, least);
+}
+
+/// Checks every position that `lost` calls lost, along walks from deals `1..=deals` of the `games` whose rule
+/// `applies` to (the walks of each deal seeded from `seed`), against the exhaustive search; and that each game
+/// has at least `least` of them, and that there are `least_games` such games at least.
+fn confirm_on_games(
+    (games, least_games): (&[(&str, RuleSet)], usize),
     applies: impl Fn(&RuleSet, &PlayOrder) -> bool,
     (deals, walks, seed): (u64, impl Iterator<Item = usize> + Clone, u64),
     lost: impl Fn(&PlayOrder, &RuleSet, &Position) -> bool,
@@ -103,19 +108,18 @@ fn confirm_on_reduced_packs(
 ) {
     let mut failures = Vec::new();
     let mut tally = Vec::new();
-    for &(id, _) in REDUCED {
-        let rules = reduced(id);
-        let Some(rule) = PlayOrder::for_rules(&rules).filter(|rule| applies(&rules, rule)) else {
+    for (id, rules) in games {
+        let Some(rule) = PlayOrder::for_rules(rules).filter(|rule| applies(rules, rule)) else {
             continue;
         };
         let mut called_lost = 0;
         for deal in 1..=deals {
-            let start = Position::deal(&rules, deal).expect("a deal");
+            let start = Position::deal(rules, deal).expect("a deal");
             called_lost += confirm_walks(
-                (&rules, id, deal, &start),
+                (rules, id, deal, &start),
                 walks.clone(),
                 deal * 1000 + seed,
-                |position| lost(&rule, &rules, position),
+                |position| lost(&rule, rules, position),
                 &mut failures,
             );
         }
@@ -124,7 +128,7 @@ fn confirm_on_reduced_packs(
     println!("positions called lost: {tally:?}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(
-        tally.len() >= 4,
+        tally.len() >= least_games,
         "too few games the rule applies to: {tally:?}"
     );
     for (id, called_lost) in tally {
