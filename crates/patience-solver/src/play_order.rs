@@ -368,7 +368,7 @@ impl PlayOrder {
     /// Whether the rule follows which cards of the stock and the waste may come to the top of the waste in
     /// `position`: as [`PlayOrder::follows_the_stock`] says, or in the stock's last pass.
     fn follows_the_stock_of(&self, position: &Position) -> bool {
-        self.draw > 1 || self.last_pass && position.redeals_left() == Some(0)
+        self.draw > 1 || self.last_pass && in_last_pass(position)
     }
 
     /// Whether the rule counts spaces (see the module documentation).
@@ -444,6 +444,11 @@ impl PlayOrder {
             by_base.tables[usize::from(base.index())].get_or_init(|| Tables::new(rules, position));
         Some(Fixpoint::new(*self, position, mates, tables))
     }
+}
+
+/// Whether `position`'s stock is in its last pass: no redeal is left.
+fn in_last_pass(position: &Position) -> bool {
+    position.redeals_left() == Some(0)
 }
 
 /// What the rule finds of a position (and, in the search, what the rules that prove positions lost without a
@@ -934,7 +939,7 @@ impl<'a> Fixpoint<'a> {
 
     /// Whether the stock may be turned again after the pass under way.
     fn later_passes(&self) -> bool {
-        self.position.redeals_left() != Some(0)
+        !in_last_pass(self.position)
     }
 
     /// These facts with every card of the stock and the waste free to go besides. Settled from the facts before
