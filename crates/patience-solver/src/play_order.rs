@@ -368,7 +368,7 @@ impl PlayOrder {
     /// Whether the rule follows which cards of the stock and the waste may come to the top of the waste in
     /// `position`: as [`PlayOrder::follows_the_stock`] says, or in the stock's last pass.
     fn follows_the_stock_of(&self, position: &Position) -> bool {
-        self.draw > 1 || self.last_pass && in_last_pass(position)
+        self.follows_the_stock() || self.follows_the_last_pass() && in_last_pass(position)
     }
 
     /// Whether the rule counts spaces (see the module documentation).
